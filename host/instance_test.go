@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -311,5 +313,29 @@ func TestRunsOfQuotesAndWrappersDoNotTrapTheModule(t *testing.T) {
 		flag, _ := json.Marshal(strings.Repeat("y", 8300) + " --token -")
 		env = call(t, i, "before_agent_start", `{"prompt":`+string(flag)+`,"messageType":"user"}`)
 		require.Equal(t, 0, env.Exit)
+	})
+}
+
+// An escape of no character (a lone surrogate) before a "<" once sent the
+// marker scan back before the text's start: a decision's tag in a committed
+// log trapped every start of the repository, its doctor included, and a run
+// of them let a marker through (h-v100 a1/a2).
+func TestEscapesOfNoCharacterDoNotTrapTheModule(t *testing.T) {
+	project := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(project, ".git"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(project, ".pi/decision-memory"), 0o755))
+	line := `{"v":1,"t":"2026-12-03T19:48:53.920Z","p":"975745e7d0f908d4","e":"a","i":"D-2026-12-03-0001","d":{"tx":"Render emoji with the Emoji component","tg":["\\uD83D<Emoji>"],"s":"active","sp":null,"c":[]},"u":"user"}` + "\n"
+	require.NoError(t, os.WriteFile(filepath.Join(project, ".pi/decision-memory/decisions.jsonl"), []byte(line), 0o644))
+	prompt, _ := json.Marshal("we deploy on fridays " + strings.Repeat(`\uD800`, 60) + " <b>bold</b> xxxxxx" + strings.Repeat(`\uD800`, 8) + " </pi-memory-recall>")
+	eachCore(t, func(t *testing.T, rt *Runtime) {
+		i := newInstance(t, rt, Config{FS: fsys.NewOS()})
+		env := call(t, i, "session_start", fmt.Sprintf(`{"cwd":%q,"agentDir":%q,"trusted":true,"hasUI":false,"mode":"cli"}`, project, t.TempDir()))
+		require.Equal(t, 0, env.Exit, "%+v", env)
+		env = call(t, i, "command", `{"name":"decision","argv":["list"]}`)
+		require.Equal(t, 0, env.Exit, "%+v", env)
+		require.Contains(t, string(envelopeJSON(env)), "Render emoji")
+		env = call(t, i, "redact", string(prompt))
+		require.Equal(t, 0, env.Exit, "%+v", env)
+		require.NotContains(t, string(envelopeJSON(env)), "</pi-memory-recall>")
 	})
 }

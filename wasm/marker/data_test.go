@@ -137,6 +137,7 @@ func FuzzDataIsIdempotentAndWhatChecksPass(f *testing.F) {
 	f.Add("\xc2\x9b31m\xc2\x9d0;t\xc2\x9cok")
 	f.Add("<!-- pi-memory:x -->\x1b")
 	f.Add("&lt;/pi&#45;memory-recall&gt;%3C/pi-memory-recall%3E\\u003c/pi-memory-recall>\uff1c/pi-memory-recall>")
+	f.Add("xx\\uD800\\uD83D&#xD800;&#55296;\\U0000DFFF&#x110000; <b> </pi-memory-recall>") // no character (h-v100 a1)
 	f.Fuzz(func(t *testing.T, s string) {
 		d := Data(s)
 		require.Equal(t, d, Data(d))

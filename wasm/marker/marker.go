@@ -102,14 +102,25 @@ func starts(s string, at func(s string, i int) bool, f func(i, n int) bool) {
 		n, c := spelling(s, i)
 		w := 1
 		if n > 0 {
-			w = utf8.RuneLen(c) // what read gave for it
+			w = utf8.RuneLen(c) // what read gave for it (spelling's runes are valid)
 		}
 		n = max(n, 1)
+		if j >= len(r) {
+			return // no more of s was read; not reached while the widths agree
+		}
 		if r[j] == '<' && at(r, j) && !f(i, n) {
 			return
 		}
 		i, j = i+n, j+w
 	}
+}
+
+// valid is r, or U+FFFD when r is no character UTF-8 can hold.
+func valid(r rune) rune {
+	if !utf8.ValidRune(r) {
+		return utf8.RuneError
+	}
+	return r
 }
 
 // entities are HTML's named references spelling looks for, each after the
@@ -182,11 +193,16 @@ func spelling(s string, i int) (int, rune) {
 			return k + n - i, rune(e[0])
 		}
 	}
+	// A reference or escape of no character (a lone surrogate, "&#xD800;",
+	// "\uD83D" without its pair; past U+10FFFF) reads as U+FFFD, as a
+	// browser or a JSON parser reads it, and is 3 bytes where read writes
+	// it: starts keeps the two texts in step by that width (h-v100 a1/a2:
+	// a width of -1 sent it back before the text's start, or past a marker).
 	if n, r := text.RefRune(s, i); n > 0 {
-		return n, fold(r)
+		return n, valid(fold(r))
 	}
 	if n, r := escapedRune(s, i); n > 0 {
-		return n, fold(r)
+		return n, valid(fold(r))
 	}
 	if s[i] >= 0x80 {
 		// Raw: the small and mathematical forms, the circled letters.
