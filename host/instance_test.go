@@ -313,6 +313,9 @@ func TestRunsOfQuotesAndWrappersDoNotTrapTheModule(t *testing.T) {
 		flag, _ := json.Marshal(strings.Repeat("y", 8300) + " --token -")
 		env = call(t, i, "before_agent_start", `{"prompt":`+string(flag)+`,"messageType":"user"}`)
 		require.Equal(t, 0, env.Exit)
+		// h-v100 (fuzz): an nginx directive whose value is its ";".
+		env = call(t, i, "redact", `"proxy_set_header ApiKeY ;"`)
+		require.Equal(t, 0, env.Exit)
 	})
 }
 

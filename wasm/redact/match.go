@@ -1437,14 +1437,22 @@ func secretKeyword(s string, lo, end int) bool {
 	return false
 }
 
-// findSecret: [A-Za-z0-9_.\-]*(?:KEYWORD)(?:SUFFIX)?["'\]`*]{0,2}[ \t]*(?::=|=>|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*
+// findSecret: [A-Za-z0-9_.\-]*(?:(?:KEYWORD)(?:SUFFIX)?|[A-Z0-9]_KEY)["'\]`*]{0,2}[ \t]*(?::=|=>|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*
 // (?:[bBrRuU]{1,2}|@|u8|L|r#+)?(?:(?:"{2})?"((?:[^"\\\r\n]|\\.){4,})"(?:"{2})?|\$?'((?:[^'\r\n]|'{2}|'\\'{2}|'"'"'){4,})')|([^\s"'`,;]{6,})|`([^`\r\n]{4,})`, see secretLabel.
 func findSecret(s string, pos int) []int {
-	return findLabel(s, pos, secretLabel, func(s string, start, at int) []int {
+	return findLabel(s, pos, func(s string, lo, end int) bool { return secretLabel(s, lo, end) || upperKey(s, lo, end) }, func(s string, start, at int) []int {
 		return assignment(s, at, func(v int) []int {
 			return secretValue(s, start, v)
 		})
 	})
+}
+
+// upperKey: s[lo:end] ends with [A-Z0-9]_KEY: an environment variable named
+// for a service's key (SPEECH_KEY, AZURE_STORAGE_KEY, FERNET_KEY) whose first
+// words name no key keyWords knows; labelledValue keeps only a value that
+// looks like a token (SORT_KEY=created_at is none: h-v100 b2).
+func upperKey(s string, lo, end int) bool {
+	return end-lo >= 5 && s[end-4:end] == "_KEY" && isUpperOrDigit(s[end-5])
 }
 
 // secretValue matches the three forms of a value at s[v:], in order. In the

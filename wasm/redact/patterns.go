@@ -460,6 +460,49 @@ func isPort(pw string) bool {
 // PWD and OLDPWD, a path. A "label" right after "://" is a URL's user
 // (https://x-access-token:…@host), left to urlPassword, which keeps the host;
 // one that ends a path is a file's name, not a label (see inPath).
+// replacedValue is the span of a secret a substitution writes, inside the
+// value s[vs:ve] that follows its pattern's label: sed's or perl's
+// s/^DB_PASSWORD=.*/DB_PASSWORD=X/ (the pattern's ".*/…" is no value, and
+// the label inside it is read no more once the whole was: h-v100 b1). It is
+// the text after a secret label and its "=" that a delimiter ("/", "|",
+// "#", "@", ",", "!") puts before the label, up to that delimiter.
+func replacedValue(s string, vs, ve int) (int, int, bool) {
+	for k := vs + 1; k < ve; k++ {
+		if s[k] != '=' {
+			continue
+		}
+		lo := k
+		for lo > vs && isIdent(s[lo-1]) {
+			lo--
+		}
+		if lo == k || lo == vs || strings.IndexByte("/|#@,!", s[lo-1]) < 0 || !secretLabel(s, lo, k) {
+			continue
+		}
+		e := k + 1 + max(0, strings.IndexByte(s[k+1:ve], s[lo-1]))
+		if e == k+1 {
+			e = ve
+		}
+		if e-k-1 >= 4 && !isReference(s[k+1:e]) && !strings.ContainsAny(s[k+1:e], "*$\\") {
+			return k + 1, e, true
+		}
+	}
+	return 0, 0, false
+}
+
+// randomKey: v looks like a key made at random: a token of 16 bytes or
+// more (looksLikeToken), not a snake_case name (created_at_idx9, its first
+// word small letters), and three digits or more.
+func randomKey(v string) bool {
+	d := 0
+	for i := 0; i < len(v); i++ {
+		if v[i] >= '0' && v[i] <= '9' {
+			d++
+		}
+	}
+	w, _, snake := strings.Cut(v, "_")
+	return len(v) >= 16 && d >= 3 && !(snake && strings.ToLower(w) == w && runEnd(w, 0, isLetter) == len(w)) && looksLikeToken(v)
+}
+
 func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	if m[0] >= 3 && s[m[0]-3:m[0]] == "://" || inPath(s, m[0]) || inARN(s, m[0]) {
 		return 0, 0, 0, 0, false
@@ -467,6 +510,12 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve := firstGroup(m)
 	v := s[vs:ve]
 	label := s[m[0]:vs]
+	if rs, re, ok := replacedValue(s, vs, ve); ok {
+		return rs, re, m[0], max(re, m[1]), true
+	}
+	if id := m[0] + identEnd(label); !secretLabel(s, m[0], id) && !randomKey(v) {
+		return 0, 0, 0, 0, false // a name of its own for a key (upperKey) needs a value that looks like one: SORT_KEY=created_at
+	}
 	if id := m[0] + identEnd(label); (authLabel(s, m[0], id) || authLabel(s, m[0], envEnd(s, m[0], id))) && !chosenAuth(v) {
 		return 0, 0, 0, 0, false // a setting: SMTP_AUTH=starttls, REDIS_AUTH=${REDIS_PASSWORD}
 	}

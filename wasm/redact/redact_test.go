@@ -1828,3 +1828,31 @@ func TestAFlagFarIntoALineWithADashValueDoesNotPanic(t *testing.T) {
 		}
 	}
 }
+
+// The scan keeps a pattern's bit in a 64-bit mask: a 65th pattern took the
+// first one's bit, and tables went unread (h-v100, found adding one).
+func TestThePatternsFitTheScansMasks(t *testing.T) {
+	setupOnce.Do(setup)
+	if len(patterns) > 64 {
+		t.Fatalf("%d patterns", len(patterns))
+	}
+}
+
+// A key named for its service alone (SPEECH_KEY, as Azure's quickstarts
+// name it) when its value looks made at random, and a substitution that
+// writes a secret into a file (h-v100 b1, b2).
+func TestAServicesKeyByItsOwnNameAndASubstitutionsValue(t *testing.T) {
+	bothWays(t, redacts{
+		{"SPEECH_KEY=4f1c9a07Qz811e2b3c4d5e6f708192a3", "SPEECH_KEY=[REDACTED:secret]"},
+		{`AZURE_STORAGE_KEY: "Zm9vYmFyQz811e2b3c4d5e6f708192a3=="`, `AZURE_STORAGE_KEY: "[REDACTED:secret]"`},
+		{"FERNET_KEY=ZmDfcTF7_60GrrY167zsiPd67pEvs0aGOv2oasOM1Pg=", "FERNET_KEY=[REDACTED:secret]"},
+		{`export TRANSLATOR_KEY="8a1f2c3d4e5f60718293a4b5c6d7e8f9"`, `export TRANSLATOR_KEY="[REDACTED:secret]"`},
+		{"sed -i 's/^DB_PASSWORD=.*/DB_PASSWORD=SedQz801xPw/' .env", "sed -i 's/^DB_PASSWORD=.*/DB_PASSWORD=[REDACTED:secret]/' .env"},
+		{`sed -i "s|DB_PASSWORD=.*|DB_PASSWORD=SedQz802xPw|" .env`, `sed -i "s|DB_PASSWORD=.*|DB_PASSWORD=[REDACTED:secret]|" .env`},
+		{"perl -pi -e 's/^API_KEY=.*/API_KEY=PerlQz802xAbcdef/' .env", "perl -pi -e 's/^API_KEY=.*/API_KEY=[REDACTED:secret]/' .env"},
+	}, []string{
+		"PRIMARY_KEY=created_at_idx9", "SORT_KEY=created_at", "CACHE_KEY=user:profile:v2", "PARTITION_KEY=tenant_id",
+		"PUBLIC_KEY=pk_live_51HxyzAbc", "SSH_KEY=~/.ssh/id_ed25519_2024",
+		"sed -i 's/DB_PASSWORD=.*/DB_PASSWORD=${NEW}/' .env", `sed -i 's/DB_PASSWORD=.*/DB_PASSWORD=\1/' .env`,
+	})
+}

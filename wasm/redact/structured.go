@@ -151,6 +151,10 @@ func lineValue(s string, m []int) (int, int, int, int, bool) {
 		if k := strings.IndexByte(s[vs:end], ';'); k >= 0 {
 			end = vs + k
 		}
+		if end <= vs {
+			return 0, 0, 0, 0, false // the directive ends where its value would start: proxy_set_header ApiKey ; (fuzz: it cut the value before its start)
+		}
+		v, ve = s[vs:min(ve, end)], min(ve, end)
 	}
 	for end > ve && isSpace(s[end-1]) {
 		end--
