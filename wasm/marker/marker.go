@@ -144,7 +144,7 @@ func nextLT(s string, i int) int {
 func read(s string) (string, bool) {
 	lt, spelled := strings.IndexByte(s, '<') >= 0, false
 	for i := 0; i < len(s) && !(lt && spelled); i++ {
-		if c := s[i]; c == '&' || c == '%' || c == '\\' || c == 0xEF || c == 0xE2 || c == 0xF0 {
+		if c := s[i]; c == '&' || c == '%' || c == '\\' || c == 0xEF || c == 0xE2 || c == 0xF0 || c == 0xE1 || c == 0xCA || c == 0xCB {
 			n, r := spelling(s, i)
 			lt, spelled = lt || r == '<', spelled || n > 0
 		}
@@ -295,8 +295,9 @@ func hexVal(h string) (rune, bool) {
 }
 
 // fold is r as a marker is read: a space, a dash, a full-width, small or
-// mathematical form, a circled letter as its ASCII character; r itself
-// otherwise.
+// mathematical form, a circled, squared or parenthesized letter, a
+// modifier, superscript, subscript, letterlike or Roman numeral form as its
+// ASCII character; r itself otherwise.
 func fold(r rune) rune {
 	switch {
 	case r == 0xa0 || r == 0x3000 || r >= 0x2000 && r <= 0x200a || r == 0x202f || r == 0x205f:
@@ -321,8 +322,39 @@ func fold(r rune) rune {
 		return 'A' + r - 0x24b6
 	case r >= 0x24d0 && r <= 0x24e9:
 		return 'a' + r - 0x24d0
+	case r >= 0x1f130 && r <= 0x1f149:
+		return 'A' + r - 0x1f130 // squared
+	case r >= 0x1f150 && r <= 0x1f169:
+		return 'A' + r - 0x1f150 // negative circled
+	case r >= 0x1f170 && r <= 0x1f189:
+		return 'A' + r - 0x1f170 // negative squared
+	case r >= 0x249c && r <= 0x24b5:
+		return 'a' + r - 0x249c // parenthesized
+	case r >= 0x2b0 && r <= 0x2e3 || r >= 0x1d2c && r <= 0x1dbf || r >= 0x2071 && r <= 0x2184 || r == 0x2c7c:
+		// Modifier, superscript, subscript and letterlike forms, and the
+		// Roman numerals of one letter (h-v100 c3: "ᵖⁱ", "ℴ", "ℙ", "ⅰ").
+		for i := 0; i+1 < len(letterForms); i += 2 {
+			if letterForms[i] == r {
+				return letterForms[i+1]
+			}
+		}
 	}
 	return r
+}
+
+// letterForms pairs each letter's modifier, superscript, subscript,
+// letterlike and Roman numeral forms with the letter.
+var letterForms = [...]rune{
+	'ᵃ', 'a', 'ᵇ', 'b', 'ᶜ', 'c', 'ᵈ', 'd', 'ᵉ', 'e', 'ᶠ', 'f', 'ᵍ', 'g', 'ʰ', 'h', 'ⁱ', 'i', 'ʲ', 'j', 'ᵏ', 'k', 'ˡ', 'l', 'ᵐ', 'm',
+	'ⁿ', 'n', 'ᵒ', 'o', 'ᵖ', 'p', 'ʳ', 'r', 'ˢ', 's', 'ᵗ', 't', 'ᵘ', 'u', 'ᵛ', 'v', 'ʷ', 'w', 'ˣ', 'x', 'ʸ', 'y', 'ᶻ', 'z',
+	'ᴬ', 'A', 'ᴮ', 'B', 'ᴰ', 'D', 'ᴱ', 'E', 'ᴳ', 'G', 'ᴴ', 'H', 'ᴵ', 'I', 'ᴶ', 'J', 'ᴷ', 'K', 'ᴸ', 'L', 'ᴹ', 'M', 'ᴺ', 'N',
+	'ᴼ', 'O', 'ᴾ', 'P', 'ᴿ', 'R', 'ᵀ', 'T', 'ᵁ', 'U', 'ᵂ', 'W',
+	'ₐ', 'a', 'ₑ', 'e', 'ₒ', 'o', 'ₓ', 'x', 'ₕ', 'h', 'ₖ', 'k', 'ₗ', 'l', 'ₘ', 'm', 'ₙ', 'n', 'ₚ', 'p', 'ₛ', 's', 'ₜ', 't',
+	'ᵢ', 'i', 'ᵣ', 'r', 'ᵤ', 'u', 'ᵥ', 'v', 'ⱼ', 'j',
+	'ℂ', 'C', 'ℊ', 'g', 'ℋ', 'H', 'ℌ', 'H', 'ℍ', 'H', 'ℎ', 'h', 'ℐ', 'I', 'ℑ', 'I', 'ℒ', 'L', 'ℓ', 'l', 'ℕ', 'N', 'ℙ', 'P',
+	'ℚ', 'Q', 'ℛ', 'R', 'ℜ', 'R', 'ℝ', 'R', 'ℤ', 'Z', 'ℨ', 'Z', 'ℬ', 'B', 'ℭ', 'C', 'ℯ', 'e', 'ℰ', 'E', 'ℱ', 'F', 'ℳ', 'M',
+	'ℴ', 'o', 'ℹ', 'i', 'ⅅ', 'D', 'ⅆ', 'd', 'ⅇ', 'e', 'ⅈ', 'i', 'ⅉ', 'j',
+	'Ⅰ', 'I', 'Ⅴ', 'V', 'Ⅹ', 'X', 'Ⅼ', 'L', 'Ⅽ', 'C', 'Ⅾ', 'D', 'Ⅿ', 'M', 'ⅰ', 'i', 'ⅴ', 'v', 'ⅹ', 'x', 'ⅼ', 'l', 'ⅽ', 'c', 'ⅾ', 'd', 'ⅿ', 'm',
 }
 
 // MarkerAt reports whether the "<" at s[i] starts a marker as a person or a

@@ -95,9 +95,11 @@ func inertTag(s string) bool {
 	// spelled "_" or " " ("</current_task>").
 	// Slashes of any script, doubled too ("<//observations>",
 	// "<\u2215transcript>"), and a name's dash or blank of any script
-	// ("</current\u2010task>", "</suggested\u00a0response>": h-v99 c2).
+	// ("</current\u2010task>", "</suggested\u00a0response>": h-v99 c2);
+	// JSON's escaped slash and the box-drawing and mathematical ones
+	// ("<\/observations>", "<\u2571transcript>": h-v100 c2).
 	s = strings.TrimLeftFunc(s, func(r rune) bool {
-		return unicode.IsSpace(r) || r == '/' || r == 0x2215 || r == 0x2044 || r == 0xff0f || r == 0x29f8
+		return unicode.IsSpace(r) || strings.ContainsRune("/\\\u2215\u2044\uff0f\u29f8\u2571\u27cb\u29f5\ufe68", r)
 	})
 	s = strings.TrimLeft(trimBlanks(s), "_-")
 	var name []byte
