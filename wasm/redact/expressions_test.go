@@ -130,7 +130,7 @@ func expressions() []expression {
 		{re: `\b` + fold("pass") + `[ \t]` + fold("phrase") + `\b|\b(?:[A-Za-z0-9_]*_)?(?:` + foldAny("passwords", "password", "passwd", "passphrase", "passcode", "pwd", "pw") + `|` + fold("pass") + `)\b` +
 			`|\b[A-Za-z0-9_]*[a-z0-9]P(?:asswords|assword|asswd|assphrase|asscode|wd)\b|\b` + fold("wi") + `-?` + fold("fi") + `[ \t]+` + fold("key") + `\b`},
 		// secret: a token or an API key in prose
-		{re: `\b(?:` + fold("token") + `|` + foldAny("api", "private", "access", "secret", "master", "encryption", "signing", "deploy", "hmac", "license") + `[ \t_.\-]?` + fold("key") + `|` + fold("secret") + `|` + fold("key") + `)\b`},
+		{re: `\b(?:` + fold("token") + `|` + foldAny("api", "private", "access", "secret", "master", "encryption", "signing", "deploy", "hmac", "license") + `[ \t_.\-]?` + fold("key") + `|` + fold("secret") + `|` + fold("key") + `|` + foldAny("clave", "chiave", "chave", "sleutel", "nyckeln", "nyckel", "klucz", "schlüssel", "schluessel", "secreto", "segreto", "geheimnis") + `)\b`},
 		// secret: a password word in another language
 		{re: `\b(?:` + foldAny(plainPasswordWords[:]...) + `)\b|\b` + fold("jelsz") + `(?:ó|Ó)|\b` + fold("jelsz") + `[oO]\b|\b` + fold("contrase") + `(?:ñ|Ñ|n|N)` + fold("a") + `\b|` +
 			`\b` + fold("contrasenya") + `\b|\b` + fold("passord") + `(?:` + fold("et") + `)?\b|\b` + fold("l") + `(?:ö|Ö)` + fold("senord") + `(?:` + fold("et") + `)?\b|` +

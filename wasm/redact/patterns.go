@@ -130,7 +130,7 @@ func newPatterns() []*pattern {
 			// In prose: "my password is hunter2", "pw: hunter2", "my passphrase
 			// is correct horse battery staple", "the wifi key is …" (prose.go).
 			find: findPasswordWord, span: prosePassword},
-		{kind: "secret", triggers: []string{"token", "key", "secret"},
+		{kind: "secret", triggers: []string{"token", "key", "secret", "clave", "chiave", "chave", "sleutel", "nyckel", "klucz", "schlüssel", "schluessel", "segreto", "geheimnis"},
 			// In prose: "my token is …", "the secret is …", "the api key for staging is …", a
 			// value that looks like a token (prose.go). Its triggers are other
 			// patterns' too, so the prefilter compares nothing more for it.
@@ -490,8 +490,9 @@ func replacedValue(s string, vs, ve int) (int, int, bool) {
 }
 
 // randomKey: v looks like a key made at random: a token of 16 bytes or
-// more (looksLikeToken), not a snake_case name (created_at_idx9, its first
-// word small letters), and three digits or more.
+// more (looksLikeToken), no dot (a file, a version), not a snake_case name
+// (created_at_idx9, its first word small letters), and three digits or
+// more.
 func randomKey(v string) bool {
 	d := 0
 	for i := 0; i < len(v); i++ {
@@ -500,7 +501,7 @@ func randomKey(v string) bool {
 		}
 	}
 	w, _, snake := strings.Cut(v, "_")
-	return len(v) >= 16 && d >= 3 && !(snake && strings.ToLower(w) == w && runEnd(w, 0, isLetter) == len(w)) && looksLikeToken(v)
+	return len(v) >= 16 && d >= 3 && strings.IndexByte(v, '.') < 0 && !(snake && strings.ToLower(w) == w && runEnd(w, 0, isLetter) == len(w)) && looksLikeToken(v)
 }
 
 func labelledValue(s string, m []int) (int, int, int, int, bool) {

@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -185,6 +186,11 @@ func findTokenWord(s string, pos int) []int {
 		if text.HasFoldPrefix(s[i:], "secret") && wordEnd(s, i+6) {
 			return whole(i, i+6)
 		}
+		for _, w := range foreignKeys {
+			if text.HasFoldPrefix(s[i:], w) && wordEnd(s, i+len(w)) {
+				return whole(i, i+len(w))
+			}
+		}
 		if text.HasFoldPrefix(s[i:], "key") && wordEnd(s, i+3) {
 			return whole(i, i+3)
 		}
@@ -192,6 +198,12 @@ func findTokenWord(s string, pos int) []int {
 	}
 	return nil
 }
+
+// foreignKeys are "key" and "secret" in other languages, as a sentence
+// names an API's with them ("Mi clave de API es …", "Mijn API-sleutel is
+// …", "il segreto è …"): the first ones, a key, read as "key" alone is
+// (keyProse); the last three as "secret".
+var foreignKeys = [...]string{"clave", "chiave", "chave", "sleutel", "nyckeln", "nyckel", "klucz", "schlüssel", "schluessel", "secreto", "segreto", "geheimnis"}
 
 // keyNames are the words before "key" that name a secret one in prose
 // ("API key", "Private Key: …", "the master key is …").
@@ -849,15 +861,15 @@ func ownValue(w string) bool {
 //	the api key for staging is k3y…  => k3y…
 //	the token is expired             => (none)
 func tokenProse(s string, m []int) (int, int, int, int, bool) {
-	if m[1]-m[0] == 3 {
+	if w := strings.ToLower(s[m[0]:m[1]]); w == "key" || slices.Contains(foreignKeys[:9], w) {
 		return keyProse(s, m)
 	}
 	if inARN(s, m[0]) {
 		return 0, 0, 0, 0, false
 	}
-	v := afterVerb(s, m[1])
+	v := verbOrCopula(s, m[1])
 	if v < 0 {
-		v = afterIntro(s, m[1])
+		v = afterIntroWith(s, m[1], verbOrCopula)
 	}
 	if v < 0 || v == len(s) {
 		return 0, 0, 0, 0, false
@@ -871,27 +883,23 @@ func tokenProse(s string, m []int) (int, int, int, int, bool) {
 
 // keyProse is the span of a key that a sentence names with the word alone,
 // which names a map's, a table's or a keyboard's key as often as a
-// secret: only after "is" or "was", a quoted value or one word that looks
-// like a token (looksLikeToken) of 16+ bytes with 3 digits or more, and no
-// dot (a file, a version). "key:" in YAML names anything.
+// secret: only after "is" or "was" (or another language's, its word's
+// qualifier between: "Mi clave de API es …"), a quoted value or one word
+// that looks made at random (randomKey). "key:" in YAML names anything.
 //
 //	my key is 9f8e7d6c5b4a39281706f5e4d3c2b1a0 => 9f8e…a0
 //	the key is in the README                    => (none)
 //	the primary key is user_id                  => (none)
 func keyProse(s string, m []int) (int, int, int, int, bool) {
-	v := afterIsWas(s, m[1])
+	v := afterCopula(s, m[1])
+	if v < 0 && m[1]-m[0] > 3 {
+		v = afterIntroWith(s, m[1], afterCopula) // another language's: "Mi clave de API es …"
+	}
 	if v < 0 || v == len(s) {
 		return 0, 0, 0, 0, false
 	}
 	vs, ve, end := valueSpan(s, v)
-	w := s[vs:ve]
-	digits := 0
-	for i := 0; i < len(w); i++ {
-		if w[i] >= '0' && w[i] <= '9' {
-			digits++
-		}
-	}
-	if len(w) < 16 || digits < 3 || strings.IndexByte(w, '.') >= 0 || !looksLikeToken(w) {
+	if !randomKey(s[vs:ve]) {
 		return 0, 0, 0, 0, false
 	}
 	return vs, ve, m[0], end, true
@@ -993,6 +1001,41 @@ func afterIsWas(s string, i int) int {
 
 // isWasAt: the word at s[j:] is "is" or "was".
 func isWasAt(s string, j int) bool { return proseWordIs(s, j, "is") || proseWordIs(s, j, "was") }
+
+// afterCopula is afterIsWas for a token or a key, which another language
+// names with the English word or its own (foreignKeys): "is" and "was" in
+// it too (copulas).
+func afterCopula(s string, i int) int {
+	j := runEnd(s, i, isBlank)
+	if j == i || j == len(s) {
+		return -1
+	}
+	if !isWasAt(s, j) && !inList(copulaList, strings.ToLower(s[j:runEnd(s, j, isWordByte)])) {
+		return -1
+	}
+	k := runEnd(s, j, isWordByte) // "är", "é" too
+	if v := runEnd(s, k, isBlank); v > k {
+		return v
+	}
+	return -1
+}
+
+// verbOrCopula is afterVerb, else afterCopula.
+func verbOrCopula(s string, i int) int {
+	if v := afterVerb(s, i); v >= 0 {
+		return v
+	}
+	return afterCopula(s, i)
+}
+
+// isWordByte: c is an ASCII letter or a byte of a character past ASCII.
+func isWordByte(c byte) bool { return isLetter(c) || c >= 0x80 }
+
+// copulaList is "is" and "was" in the languages that name a token or a key
+// with the English word or their own (foreignKeys), for inList: "le token
+// est …", "Der API-Key lautet …", "El token es …", "O token é …",
+// "API-nyckeln är …" (h-v100 b4).
+const copulaList = " est es ist lautet war era fue foi é è är var er jest "
 
 // proseWordIs: the word at s[i:] is w (lowercase), in any ASCII case.
 func proseWordIs(s string, i int, w string) bool {
@@ -1234,7 +1277,10 @@ func afterAside(s string, i int) int {
 // afterIntro: where the value starts after "for staging is", "of the admin
 // account:", "to the db was": a preposition, then up to ten words before
 // the verb.
-func afterIntro(s string, i int) int {
+func afterIntro(s string, i int) int { return afterIntroWith(s, i, afterVerb) }
+
+// afterIntroWith is afterIntro with verb for what starts the value.
+func afterIntroWith(s string, i int, verb func(s string, i int) int) int {
 	j := runEnd(s, i, isBlank)
 	if j == i {
 		return -1
@@ -1255,7 +1301,7 @@ func afterIntro(s string, i int) int {
 		if s[e-1] == ':' && e-j > 1 {
 			return runEnd(s, e, isBlank)
 		}
-		if v := afterVerb(s, e); v >= 0 {
+		if v := verb(s, e); v >= 0 {
 			return v
 		}
 	}
@@ -1263,7 +1309,7 @@ func afterIntro(s string, i int) int {
 }
 
 func isPreposition(w string) bool {
-	for _, p := range [...]string{"for", "of", "on", "to", "at", "in", "between", "with"} {
+	for _, p := range [...]string{"for", "of", "on", "to", "at", "in", "between", "with", "de", "di", "du", "del", "des", "für", "van", "voor", "för", "do", "da", "dla"} {
 		if len(w) == len(p) && text.HasFoldPrefix(w, p) {
 			return true
 		}

@@ -1856,3 +1856,24 @@ func TestAServicesKeyByItsOwnNameAndASubstitutionsValue(t *testing.T) {
 		"sed -i 's/DB_PASSWORD=.*/DB_PASSWORD=${NEW}/' .env", `sed -i 's/DB_PASSWORD=.*/DB_PASSWORD=\1/' .env`,
 	})
 }
+
+// A token, a key or a secret named in French, German, Spanish, Portuguese,
+// Italian, Dutch or Swedish, with the English word or the language's own,
+// and the language's "is" (h-v100 b4).
+func TestATokenOrAKeyInAnotherLanguage(t *testing.T) {
+	bothWays(t, redacts{
+		{"le token est Qz1407abcdef12345", "le token est [REDACTED:secret]"},
+		{"Der API-Key für Produktion lautet Qz1420abcdef12345", "Der API-Key für Produktion lautet [REDACTED:secret]"},
+		{"Das Token ist Qz1410abcdef12345", "Das Token ist [REDACTED:secret]"},
+		{"El token de GitHub es Qz1421abcdef12345", "El token de GitHub es [REDACTED:secret]"},
+		{"Mi clave de API es Qz1412abcdef1234567", "Mi clave de API es [REDACTED:secret]"},
+		{"O token é Qz1413abcdef12345", "O token é [REDACTED:secret]"},
+		{"il token di staging è Qz1415abcdef12345", "il token di staging è [REDACTED:secret]"},
+		{"Mijn API-sleutel is Qz1416abcdef1234567", "Mijn API-sleutel is [REDACTED:secret]"},
+		{"API-nyckeln är Qz1417abcdef1234567", "API-nyckeln är [REDACTED:secret]"},
+		{"el secreto del cliente es Qz1419abcdef12345", "el secreto del cliente es [REDACTED:secret]"},
+	}, []string{
+		"the token est un jeton", "la clave es user_id", "the token es6 module", "la password è scaduta", "la chiave è nel README",
+		"il segreto è semplice", "Der Schlüssel ist abgelaufen",
+	})
+}
