@@ -1877,3 +1877,19 @@ func TestATokenOrAKeyInAnotherLanguage(t *testing.T) {
 		"il segreto è semplice", "Der Schlüssel ist abgelaufen",
 	})
 }
+
+// A query's result whose header names a secret column, as psql and mysql
+// print one, and a GFM table without outer pipes (h-v100 b3).
+func TestAQuerysTableAndOneWithoutOuterPipes(t *testing.T) {
+	bothWays(t, redacts{
+		{" id | client_id | secret\n----+-----------+--------\n  1 | web       | PsqlQz1401abcdefghijklmnop\n(1 row)",
+			" id | client_id | secret\n----+-----------+--------\n  1 | web       | [REDACTED:secret]\n(1 row)"},
+		{"+----+----------+----------------+\n| id | username | password       |\n+----+----------+----------------+\n|  1 | admin    | MysqlQz1403xPw |\n+----+----------+----------------+",
+			"+----+----------+----------------+\n| id | username | password       |\n+----+----------+----------------+\n|  1 | admin    | [REDACTED:secret] |\n+----+----------+----------------+"},
+		{"Environment | Password\n--- | ---\nstaging | Qz1405xStagingPw", "Environment | Password\n--- | ---\nstaging | [REDACTED:secret]"},
+	}, []string{
+		"a | b is a pipe in prose\n--- and a rule",
+		" id | client_id | secret_name\n----+-----------+------------\n  1 | web       | web-oauth",
+		"ls | grep password\n---",
+	})
+}

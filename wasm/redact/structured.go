@@ -1144,6 +1144,9 @@ func tableCell(s string, m []int) (int, int, int, int, bool) {
 	} else if first := rowStart(s, lineStart(s, m[0])); s[first] == '|' {
 		cells := s[min(first+1, m[0]):m[0]]
 		col = strings.Count(cells, "|") - strings.Count(cells, "\\|") // after an empty cell
+	} else if t.bare && m[0] >= t.body {
+		cells := s[first:m[0]]
+		col = 1 + strings.Count(cells, "|") - strings.Count(cells, "\\|") // its first cell is before its first "|"
 	}
 	vs, ve := m[2], m[3]
 	for vs < ve && (isBlank(s[vs]) || s[vs] == '`' || s[vs] == '*') {
@@ -1224,6 +1227,10 @@ type table struct {
 	cols                []uint8 // what each column header says (secretColumn…)
 	col, next           int
 	label               bool // the last cell read names a secret
+	// bare: its rows have no "|" before their first cell (psql's, GFM's
+	// without outer pipes: " 1 | admin | x"); a row's first cell is
+	// then column 0 and the cell after its first "|" column 1.
+	bare bool
 }
 
 // readTable reads the table whose row is the line at s[ls:], or the line
@@ -1233,10 +1240,22 @@ func (t *table) readTable(s string, ls int) {
 	le := lineEndAt(s, ls)
 	t.end = min(len(s), le+1)
 	ne := lineEndAt(s, t.end)
-	if le == len(s) || !tableRow(s[ls:le]) || !tableRow(s[t.end:ne]) || strings.Trim(s[t.end:ne], "|-: \t\r>") != "" || !strings.Contains(s[t.end:ne], "-") {
+	// Its header, then a line of dashes: "|---|---|", "--- | ---" (GFM
+	// without outer pipes), "----+----" (psql's), "+----+----+" (mysql's,
+	// its header boxed too).
+	sep := s[t.end:ne]
+	if le == len(s) || strings.Trim(sep, "|-:+ \t\r>") != "" || !strings.Contains(sep, "-") || !strings.ContainsAny(sep, "|+") {
 		return
 	}
-	for _, cell := range strings.Split(strings.Trim(strings.TrimSpace(s[rowStart(s, ls):le]), "|"), "|") {
+	t.bare = !tableRow(s[ls:le])
+	if t.bare && (strings.IndexByte(s[ls:le], '|') < 0 || strings.Count(sep, "|")+strings.Count(sep, "+") != strings.Count(s[ls:le], "|")) {
+		return // a line of prose above a rule: its pipes are not a table's
+	}
+	header := strings.TrimSpace(s[rowStart(s, ls):le])
+	if !t.bare {
+		header = strings.Trim(header, "|")
+	}
+	for _, cell := range strings.Split(header, "|") {
 		name := strings.ReplaceAll(strings.Trim(cell, " \t*`_"), " ", "_")
 		var c uint8
 		if name != "" && secretLabel(name, 0, len(name)) {
@@ -1258,9 +1277,15 @@ func (t *table) readTable(s string, ls int) {
 		t.cols = append(t.cols, c)
 	}
 	t.body = min(len(s), ne+1)
-	for t.end = t.body; t.end < len(s) && tableRow(s[t.end:lineEndAt(s, t.end)]); {
+	for t.end = t.body; t.end < len(s) && t.row(s[t.end:lineEndAt(s, t.end)]); {
 		t.end = min(len(s), lineEndAt(s, t.end)+1)
 	}
+}
+
+// row: line is a row of the table: it starts with "|", or holds one in a
+// table without outer pipes.
+func (t *table) row(line string) bool {
+	return tableRow(line) || t.bare && strings.IndexByte(line, '|') >= 0
 }
 
 // lineStart is where the line holding s[i] starts; i itself when that is
@@ -1965,8 +1990,8 @@ func findPositional(s string, pos int) []int {
 }
 
 // keyLiteral reads a literal at s[v:], what makes it bytes after it, then
-// a ',' or a ')' or the text's end (a tag, a cut line): the match from i,
-// else nil.
+// a ',' or a ')' or the line's or the text's end (a tag, a cut line): the
+// match from i, else nil.
 func keyLiteral(s string, i, v int) []int {
 	g, e := closedLiteral(s, v)
 	if g < 0 {
@@ -1976,7 +2001,13 @@ func keyLiteral(s string, i, v int) []int {
 		if c < 0 {
 			continue
 		}
-		if q := runEnd(s, c, isBlank); q == len(s) || s[q] == ',' || s[q] == ')' {
+		// A line's end as the text's: the line is the literal's, as when
+		// the text is read line by line (fuzz: "hmac.new(B\"k\"\n0").
+		q := runEnd(s, c, isBlank)
+		if hasAt(s, q, "\r\n") {
+			return groupOf(i, q+2, 2, g, v+1, e)
+		}
+		if q == len(s) || s[q] == ',' || s[q] == ')' || s[q] == '\n' {
 			return groupOf(i, min(q+1, len(s)), 2, g, v+1, e)
 		}
 	}
