@@ -3,6 +3,7 @@ package decision
 import (
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/errs"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
@@ -28,6 +29,11 @@ func (d *driver) Forget(out *store.Out, ref store.Ref) (store.Forgot, bool, erro
 	if err != nil {
 		if g := d.gone(ref.ID); g != nil {
 			return forgottenAlready(g), true, nil
+		}
+		if re, ok := err.(*refError); ok && re.none && !validID(normRef(ref.ID)) {
+			// No id ends so: a number typed to /memory forget is a word
+			// to look for then ("8080": h-v100 d2).
+			return store.Forgot{}, false, nil
 		}
 		return store.Forgot{}, true, err
 	}
@@ -103,10 +109,14 @@ func (d *driver) Claims(ref store.Ref) bool { return mine(ref) }
 // mine reports whether ref is the decision store's: a whole decision id, or
 // the end of one a person typed.
 func mine(ref store.Ref) bool {
+	id := normRef(ref.ID)
 	if ref.Typed {
-		return isRef(ref.ID)
+		// An end of an id is its number at least ("0001"): "1" or "22"
+		// typed to /memory forget is a list's number or a word to look
+		// for (h-v100 d1: "1" after a forget's candidates removed …-0001).
+		return validID(id) || isRef(id) && len(strings.TrimPrefix(id, "D-")) >= 4
 	}
-	return validID(normRef(ref.ID))
+	return validID(id)
 }
 
 // named is the decision ref names, among the removed ones when removed is

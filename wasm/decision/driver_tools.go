@@ -78,7 +78,7 @@ func (d *driver) Tool(out *store.Out, name string, params gjson.Result) {
 		id, err := d.st.find(ref, false)
 		if err == nil {
 			if old = d.st.Get(id); old == nil {
-				err = &refError{id + " is not a live decision (removed?); /decision list shows the live ones."}
+				err = &refError{msg: id + " is not a live decision (removed?); /decision list shows the live ones."}
 			}
 		}
 		if err != nil {
@@ -158,7 +158,7 @@ func (d *driver) recordProposal(out *store.Out, p proposal, oldID string) {
 		// Checked again against the log as it is now: another call, or
 		// another process, may have recorded it while the person was asked.
 		if dups, _ := st.Check(p.Text, oldID); len(dups) > 0 {
-			return nil, &refError{"it was recorded meanwhile, as " + dups[0].D.ID}
+			return nil, &refError{msg: "it was recorded meanwhile, as " + dups[0].D.ID}
 		}
 		if oldID != "" {
 			return st.Supersede(oldID, p, now)

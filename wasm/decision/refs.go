@@ -54,8 +54,11 @@ func normRef(ref string) string {
 	return ref
 }
 
-// refError is a reference that names no decision, or more than one.
-type refError struct{ msg string }
+// refError is a reference that names no decision (none), or more than one.
+type refError struct {
+	msg  string
+	none bool
+}
 
 func (e *refError) Error() string { return e.msg }
 
@@ -71,7 +74,7 @@ func (s *state) find(ref string, removed bool) (string, error) {
 		return ref, nil
 	}
 	if !isRef(ref) {
-		return "", &refError{strconv.Quote(ref) + " is not a decision id (they look like D-2026-02-27-0001; the last digits, 0001, are enough when only one id ends that way)."}
+		return "", &refError{msg: strconv.Quote(ref) + " is not a decision id (they look like D-2026-02-27-0001; the last digits, 0001, are enough when only one id ends that way)."}
 	}
 	var found []int32
 	for h := int32(0); h < int32(s.recs.n); h++ {
@@ -98,7 +101,7 @@ func (s *state) find(ref string, removed bool) (string, error) {
 		if removed {
 			what = "No removed decision"
 		}
-		return "", &refError{what + "'s id ends with " + strconv.Quote(ref) + "."}
+		return "", &refError{msg: what + "'s id ends with " + strconv.Quote(ref) + ".", none: true}
 	}
 	list := s.hits(found)
 	var sb text.Builder
@@ -110,7 +113,7 @@ func (s *state) find(ref string, removed bool) (string, error) {
 	if len(found) > maxCandidates {
 		sb.WriteString("\n  … " + numstr.Itoa(len(found)-maxCandidates) + " more")
 	}
-	return "", &refError{sb.String()}
+	return "", &refError{msg: sb.String()}
 }
 
 // removedNewest are the removed decisions Restore can bring back, the

@@ -751,3 +751,27 @@ func TestAForgetByOneWordWithTheOtherStoreOffForgetsWhatMatches(t *testing.T) {
 	r.mem("forget PLUGH")
 	r.contains("Removed decision D-2026-02-27-0001")
 }
+
+// h-v100 d1/d2: a number alone typed to /memory forget is no decision's id
+// by its last digits unless it is all of its number ("0001"), and is never
+// forgotten at once by words: "1" after a forget's candidates removed
+// …-0001, and "8080" answered only of decision ids.
+func TestANumberTypedToForgetIsListedNotTaken(t *testing.T) {
+	r := newRig(t, false)
+	r.cmd(`add "Adopt PostgreSQL for the main store"`)
+	r.cmd(`add "Adopt Redis for caching"`)
+	r.write(projectIndex, "## Build\n- Use Node 22 for builds\n- Use pnpm 9 for installs\n- Port 8080 is open\n")
+	r.start(false, true)
+	r.mem("forget use")
+	r.contains("1.")
+	r.mem("forget 1")
+	require.NotContains(t, r.text(), "Removed decision")
+	require.Contains(t, r.log(), "Adopt PostgreSQL")
+	require.NotContains(t, r.log(), `"e":"rm"`)
+	r.mem("forget 8080")
+	require.NotContains(t, r.text(), "No decision's id ends")
+	r.contains("Port 8080 is open")
+	require.Contains(t, r.read(projectIndex), "Port 8080 is open") // listed, not forgotten
+	r.mem("forget 0001")
+	r.contains("Removed decision D-2026-02-27-0001")
+}

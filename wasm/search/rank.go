@@ -576,7 +576,10 @@ func ToForget(q string, hits []Hit) (best *Hit, cands []Hit) {
 	switch {
 	case len(all) == 0:
 		return nil, nil
-	case (len(all) == 1 || all[0].Score >= ClearLead*all[1].Score) && holdsHalf(q, &all[0].Doc):
+	case (len(all) == 1 || all[0].Score >= ClearLead*all[1].Score) && holdsHalf(q, &all[0].Doc) && !number(q):
+		// A number alone is listed, never taken at once: typed after a
+		// list of candidates it is a choice among them as often as words
+		// (h-v100 d1), and "8080" names a port in more than one note.
 		return &all[0], nil
 	}
 	for _, h := range all {
@@ -663,4 +666,15 @@ func (x *Index) HitOf(ref, q string, span When) (Hit, bool) {
 		return h, true
 	}
 	return Hit{}, false
+}
+
+// number: q is digits alone (blanks around them).
+func number(q string) bool {
+	q = strings.TrimSpace(q)
+	for i := 0; i < len(q); i++ {
+		if q[i] < '0' || q[i] > '9' {
+			return false
+		}
+	}
+	return q != ""
 }
