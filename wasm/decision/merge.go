@@ -71,7 +71,9 @@ func (e *notALogError) Error() string {
 //     kept once. A line of the ancestor that one side deleted and the other
 //     kept unchanged stays deleted (logs only lose lines on purpose).
 //   - Lines are in time order, by merging the two sides like sorted lists:
-//     neither side's own order changes, and on equal times ours come first.
+//     neither side's own order changes, and on equal times ours come first;
+//     a line of theirs never goes above a line of the result it followed in
+//     theirs, whatever its time (a clock behind).
 //     A line without a time (a bad line, a blank line) follows the line
 //     before it in its own file.
 //   - A decision id both sides added since the ancestor, for different
@@ -428,9 +430,10 @@ func (m *merger) emit(seqA, seqB []int, bom bool) mergeResult {
 			res.Bad = append(res.Bad, badLine{Side: side, Line: l.num, At: at, Sealed: !l.nl && !last, Msg: l.err.Error()})
 		}
 	}
+	after := m.shared(seqA, seqB)
 	i, j := 0, 0
 	for i < len(seqA) || j < len(seqB) {
-		if j < len(seqB) && (i == len(seqA) || m.B[seqB[j]].eff < m.A[seqA[i]].eff) {
+		if j < len(seqB) && (i == len(seqA) || m.B[seqB[j]].eff < m.A[seqA[i]].eff && i > after[j]) {
 			k := seqB[j]
 			var to func(string) (string, bool)
 			if len(m.renum)+len(m.toB) > 0 {
@@ -456,6 +459,38 @@ func (m *merger) emit(seqA, seqB []int, bom bool) mergeResult {
 		return res.Followed[i].Old < res.Followed[j].Old
 	}, func(i, j int) { res.Followed[i], res.Followed[j] = res.Followed[j], res.Followed[i] })
 	return *res
+}
+
+// shared is, for each of theirs' lines the result takes (seqB), the place
+// in seqA of the last line theirs holds before it that the result takes
+// from ours (-1 for none): a line of theirs goes after it, whatever its
+// time says. A line stamped earlier than a line it followed (a teammate's
+// clock behind) went above the ancestor's add of its own decision, and its
+// remove was then read before the add and ignored (h-v100 d3).
+func (m *merger) shared(seqA, seqB []int) []int {
+	at := map[string][]int{} // each line's places in seqA, in order
+	for p, i := range seqA {
+		at[m.A[i].key] = append(at[m.A[i].key], p)
+	}
+	taken := make([]bool, len(m.B))
+	for _, k := range seqB {
+		taken[k] = true
+	}
+	seen := map[string]int{}
+	after := make([]int, 0, len(seqB))
+	last := -1
+	for k := range m.B {
+		if taken[k] {
+			after = append(after, last)
+			continue
+		}
+		key := m.B[k].key
+		if n := seen[key]; n < len(at[key]) {
+			last = max(last, at[key][n])
+		}
+		seen[key]++
+	}
+	return after
 }
 
 func (m *merger) followed(side, old, to string) {
