@@ -36,7 +36,7 @@ const forgottenName = "forgotten.jsonl"
 // page id alone, or a restore reference.
 func (n *driver) Claims(ref store.Ref) bool {
 	_, ok := parseRef(ref.ID)
-	return ok || isPageID(strings.TrimSpace(ref.ID)) || isRestoreID(ref.ID)
+	return ok || isPageID(strings.TrimSpace(ref.ID)) || isRestoreID(normRestoreID(ref.ID))
 }
 
 func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error) {
@@ -261,7 +261,7 @@ func (n *driver) forgottenAlready(gone *forgotten, display string) (store.Forgot
 // and marks the record restored. ok is false for a reference that is not a
 // recovery record's id.
 func (n *driver) Restore(_ *store.Out, r store.Ref) (string, bool, error) {
-	ref := r.ID
+	ref := normRestoreID(r.ID)
 	if !isRestoreID(ref) {
 		return "", false, nil
 	}

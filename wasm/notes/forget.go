@@ -104,6 +104,23 @@ func isRestoreID(ref string) bool {
 	return len(ref) == 10 && ref[:2] == "F-" && isLowerHex(ref[2:])
 }
 
+// normRestoreID is ref as a person typed or pasted a recovery record's id,
+// spelled as records write it: blanks around it trimmed, "f-" and capital
+// hex digits read small, a typographic dash read as "-" (as decision ids
+// are since h-v97; h-v100 d). Anything else is ref as it was.
+//
+//	normRestoreID(" f–1A2B3C4D ") => "F-1a2b3c4d"
+func normRestoreID(ref string) string {
+	r := strings.TrimSpace(ref)
+	for _, d := range [...]string{"\u2010", "\u2011", "\u2012", "\u2013", "\u2014", "\u2212", "\ufe63", "\uff0d"} {
+		r = strings.Replace(r, d, "-", 1)
+	}
+	if len(r) == 10 && (r[:2] == "F-" || r[:2] == "f-") && isLowerHex(strings.ToLower(r[2:])) {
+		return "F-" + strings.ToLower(r[2:])
+	}
+	return ref
+}
+
 // entryAt finds the entry of pages that covers line: a fact or pointer
 // page whose lines, its trailing blank lines left out, hold it. It returns
 // the page's index, or -1 and why there is no entry there, in words ("line

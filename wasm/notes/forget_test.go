@@ -61,6 +61,17 @@ func TestIsRestoreIDIsFAndEightHexDigits(t *testing.T) {
 	}
 }
 
+// A recovery record's id typed small, in capitals, padded or with a
+// typographic dash names the record (h-v100 d's minor).
+func TestNormRestoreIDReadsAnIDAsAPersonTypesIt(t *testing.T) {
+	for in, want := range map[string]string{
+		"F-1a2b3c4d": "F-1a2b3c4d", "f-1a2b3c4d": "F-1a2b3c4d", "F-1A2B3C4D": "F-1a2b3c4d", " F-1a2b3c4d\n": "F-1a2b3c4d",
+		"F\u20131a2b3c4d": "F-1a2b3c4d", "f\u2010ABCDEF01": "F-abcdef01", "F-1a2b3c4g": "F-1a2b3c4g", "D-2026-02-27-0001": "D-2026-02-27-0001",
+	} {
+		require.Equal(t, want, normRestoreID(in), "%q", in)
+	}
+}
+
 const forgetSrc = "# Memory\n\nTop note.\n\n## Build\n\n- Run make test before pushing\n- Lint with golangci-lint\n  and fix what it says\n\n## Style\n\n- Use tabs\n"
 
 func TestEntryAtFindsTheWholeBulletOrSaysWhyNot(t *testing.T) {
