@@ -182,13 +182,25 @@ func JSON(hits []Hit) []byte {
 // entries to choose from, each with the id to give.
 func Candidates(q string, hits []Hit) string {
 	var b text.Builder
-	if len(hits) == 1 {
+	switch {
+	case number(q):
+		// A number alone is listed, never forgotten at once (ToForget).
+		b.WriteString(numstr.Itoa(len(hits)) + " " + plural(len(hits), "entry matches", "entries match") + " the number " + said(q) + "; a number alone forgets nothing. Forget " + plural(len(hits), "it", "one") + " by its id:")
+	case len(hits) == 1:
 		b.WriteString("1 entry matches " + said(q) + " only in part; nothing was forgotten. Forget it by its id if it is the one:")
-	} else {
+	default:
 		b.WriteString(numstr.Itoa(len(hits)) + " entries match " + said(q) + " and none clearly best; nothing was forgotten. Forget one by its id:")
 	}
 	for i, h := range hits {
 		b.WriteString("\n" + numstr.Itoa(i+1) + ". " + h.Doc.Ref + ": " + h.Snippet)
 	}
 	return b.String()
+}
+
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -347,6 +347,7 @@ func TestAForgetByWordsRemovesNoEntryThatHoldsFewOfItsWords(t *testing.T) {
 		}
 	}
 	require.Equal(t, "1 entry matches \"never push\" only in part; nothing was forgotten. Forget it by its id if it is the one:\n1. n:3: push", Candidates("never push", []Hit{{Doc: Doc{Ref: "n:3"}, Snippet: "push"}}))
+	require.Equal(t, "1 entry matches the number \"8080\"; a number alone forgets nothing. Forget it by its id:\n1. n:4: Port 8080 is open", Candidates("8080", []Hit{{Doc: Doc{Ref: "n:4"}, Snippet: "Port 8080 is open"}}))
 }
 
 // Issue 25, item 11: a search for a secret's value finds nothing, whichever
