@@ -185,7 +185,7 @@ func expressions() []expression {
 			`|\b(?:value|content)[ \t]*=[ \t]*` + attrValueRE + `[ \t]+(?:key|name|type|property)[ \t]*=[ \t]*(?:"` + nameRE + `"|'` + nameRE + `')` +
 			`|\bkey[ \t]*=[ \t]*(?:"` + nameRE + `"|'` + nameRE + `')>` + elementRE},
 		// secret: a Kubernetes env entry
-		{re: `\b(?:[nN]ame|[kK]ey)"?[ \t]*:[ \t]*(?:"` + nameRE + `"|'` + nameRE + `'|` + nameRE + `)[ \t]*,?[ \t]*(?:\r?\n)?[ \t]*(?:[vV]alue"?[ \t]*:[ \t]*(?:"((?:[^"\\\n]|\\[^\n])+)"|'((?:[^'\n]|'')+)'|(?:[>|][-+]?[ \t]*\r?\n +)?([^\s"']+))|"[vV]alue"[ \t]*:[ \t]*"((?:[^"\\\n]|\\[^\n])+)")`},
+		{re: `\b(?:[nN]ame|[kK]ey|ParameterKey)"?[ \t]*[:=][ \t]*(?:"` + nameRE + `"|'` + nameRE + `'|` + nameRE + `)[ \t]*,?[ \t]*(?:\r?\n)?[ \t]*(?:(?:[vV]alue|ParameterValue)"?[ \t]*[:=][ \t]*(?:"((?:[^"\\\n]|\\[^\n])+)"|'((?:[^'\n]|'')+)'|(?:[>|][-+]?[ \t]*\r?\n +)?([^\s"']+))|"(?:[vV]alue|ParameterValue)"[ \t]*[:=][ \t]*"((?:[^"\\\n]|\\[^\n])+)")`},
 		// secret: ENV, setx, set -x, SetEnv, nginx's directives, a label and a quoted value
 		{re: `(?:(?:^|\n)[ \t]*ENV|\bsetx|\bsetenv|\bset[ \t]+-[A-Za-z]*x[A-Za-z]*|\b(?:proxy_set_header|grpc_set_header|add_header|fastcgi_param|uwsgi_param|SetEnv|php_value|php_admin_value|(?:Request)?Header(?:[ \t]+(?:always|onsuccess))?[ \t]+(?:set|add|append)|scgi_param))[ \t]+` + nameRE + `[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))|(?:^|[ \t\n{;])[A-Za-z0-9_.\-]+` + labelTailRE + `[ \t]+(?:"([^"\n]+)"|'([^'\n]+)')`},
 		// secret: a typed declaration

@@ -1893,3 +1893,17 @@ func TestAQuerysTableAndOneWithoutOuterPipes(t *testing.T) {
 		"ls | grep password\n---",
 	})
 }
+
+// CloudFormation's parameters, in JSON, YAML and the CLI's shorthand, and a
+// name/value pair written with "=" (h-v100 b6).
+func TestCloudFormationParametersAndPairsWithEquals(t *testing.T) {
+	bothWays(t, redacts{
+		{`[{"ParameterKey":"DBPassword","ParameterValue":"Qz1814xPw"}]`, `[{"ParameterKey":"DBPassword","ParameterValue":"[REDACTED:secret]"}]`},
+		{"aws cloudformation create-stack --stack-name app --parameters ParameterKey=DBPassword,ParameterValue=Qz1813xPw",
+			"aws cloudformation create-stack --stack-name app --parameters ParameterKey=DBPassword,ParameterValue=[REDACTED:secret]"},
+		{"Parameters:\n- ParameterKey: MasterUserPassword\n  ParameterValue: Qz1815xPw\n", "Parameters:\n- ParameterKey: MasterUserPassword\n  ParameterValue: [REDACTED:secret]\n"},
+		{"name=DB_PASSWORD value=Qz1817xPwValue", "name=DB_PASSWORD value=[REDACTED:secret]"},
+	}, []string{
+		`[{"ParameterKey":"InstanceType","ParameterValue":"t3.micro"}]`, "name=db_host value=db.internal",
+	})
+}

@@ -407,13 +407,15 @@ func attrEnd(s string, b int) int {
 	return -1
 }
 
-// findEnvEntry: \b(?:[nN]ame|[kK]ey)"?[ \t]*:[ \t]*(?:"NAME"|'NAME'|NAME)[ \t]*,?[ \t]*(?:\r?\n)?[ \t]*(?:[vV]alue"?[ \t]*:[ \t]*(?:"((?:[^"\\\n]|\\[^\n])+)"|'((?:[^'\n]|'{2})+)'|(?:[>|][-+]?[ \t]*\r?\n +)?([^\s"']+))|"[vV]alue"[ \t]*:[ \t]*"((?:[^"\\\n]|\\[^\n])+)")
+// findEnvEntry: \b(?:[nN]ame|[kK]ey|ParameterKey)"?[ \t]*[:=][ \t]*(?:"NAME"|'NAME'|NAME)[ \t]*,?[ \t]*(?:\r?\n)?[ \t]*(?:(?:[vV]alue|ParameterValue)"?[ \t]*[:=][ \t]*(?:"((?:[^"\\\n]|\\[^\n])+)"|'((?:[^'\n]|'{2})+)'|(?:[>|][-+]?[ \t]*\r?\n +)?([^\s"']+))|"[vV]alue"[ \t]*:[ \t]*"((?:[^"\\\n]|\\[^\n])+)")
 //
 // A Kubernetes (or compose) env entry: the value on the line below its
 // name, or beside it where a text's lines were joined (an earlier session's
 // message, as search keeps it); in YAML or in JSON, as kubectl -o json and
 // an ECS task definition print it (CloudFormation's Name and Value too, and
-// Postman's key and value). A
+// Postman's key and value; its parameters, ParameterKey and
+// ParameterValue, in JSON, YAML and the CLI's ParameterKey=K,ParameterValue=V;
+// "=" for ":" as logfmt and the CLI write them). A
 // JSON value is a string: "value":null is none. As in
 //
 //	env: [{"name": "DB_PASSWORD", "value": "hunter2x"}]
@@ -424,6 +426,8 @@ func findEnvEntry(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
 		k := i + len("name")
 		switch {
+		case hasAt(s, i, "ParameterKey"):
+			k = i + len("ParameterKey") // CloudFormation's parameters (h-v100 b6)
 		case s[i]|0x20 == 'k' && hasAt(s, i+1, "ey"):
 			k = i + len("key") // Postman's environment: {"key": "apiKey", "value": …}
 		case s[i]|0x20 != 'n' || !hasAt(s, i+1, "ame"):
@@ -435,7 +439,7 @@ func findEnvEntry(s string, pos int) []int {
 		if hasAt(s, k, `"`) {
 			k++
 		}
-		if k = runEnd(s, k, isBlank); !hasAt(s, k, ":") {
+		if k = runEnd(s, k, isBlank); !hasAt(s, k, ":") && !hasAt(s, k, "=") {
 			continue
 		}
 		k = runEnd(s, k+1, isBlank)
@@ -467,15 +471,20 @@ func findEnvEntry(s string, pos int) []int {
 		if json {
 			v++
 		}
-		if v >= len(s) || s[v]|0x20 != 'v' || !hasAt(s, v+1, "alue") {
+		switch {
+		case hasAt(s, v, "ParameterValue"):
+			v += len("ParameterValue")
+		case v < len(s) && s[v]|0x20 == 'v' && hasAt(s, v+1, "alue"):
+			v += len("value")
+		default:
 			continue
 		}
-		if v += len("value"); hasAt(s, v, `"`) {
+		if hasAt(s, v, `"`) {
 			v++
 		} else if json {
 			continue
 		}
-		if v = runEnd(s, v, isBlank); !hasAt(s, v, ":") {
+		if v = runEnd(s, v, isBlank); !hasAt(s, v, ":") && !hasAt(s, v, "=") {
 			continue
 		}
 		v = runEnd(s, v+1, isBlank)
