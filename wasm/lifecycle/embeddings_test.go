@@ -389,11 +389,9 @@ func TestACacheOfAGigabyteIsReadToItsBound(t *testing.T) {
 	cache := r.embedEarlier(&texts)
 	require.NoError(t, os.Truncate(cache, 1<<30))
 	r.start(false, true)
-	start := time.Now()
 	got := r.search("beach", &texts)
 	require.Contains(t, got, "the offsite is by the sea in Porto")
-	require.Contains(t, got, "reached its bound")
-	require.True(t, time.Since(start) < 20*time.Second, "%v", time.Since(start))
+	require.Contains(t, got, "reached its bound") // read to its bound, not to its end (no timing: tests never assert on speed)
 }
 
 // A cache file that is not one (a folder, a FIFO, a link to /dev/zero or
