@@ -225,7 +225,10 @@ function tests(): void {
 
 		test(`${build.name}: an instance whose memory grew past recycleBytes and twice its start is replaced between turns, the session replayed, and not again (h-v94 a2, h-v96 a1)`, async () => {
 			const { root, cwd } = tempProject();
-			const core = new Core(build.file, { branch: () => [], recycleBytes: 1, worker: false });
+			// A bound of 4 MiB: the 16 MB turn grows past it; a command before the
+			// turn does not (at a bound of 1 byte, the first command's own few pages
+			// were "twice the start" of a start of 320 KiB, as the core's rules grew).
+			const core = new Core(build.file, { branch: () => [], recycleBytes: 4 << 20, worker: false });
 			await core.call("session_start", sessionInput(cwd, { hasUI: true }));
 			await core.call("command", { name: "memory", args: "off" });
 			// A turn of a pasted 16 MB grows the memory to more than twice what the
