@@ -67,10 +67,24 @@ func Plain(s string) string {
 	}
 	var b text.Builder
 	b.Grow(len(s))
+	vs := false // the last character kept is a variation selector
 	for i := 0; i < len(s); {
+		if s[i] == 0xef && i+2 < len(s) && s[i+1] == 0xb8 && s[i+2] <= 0x8f {
+			// U+FE00–FE0F after another kept one, whatever Plain removed
+			// between them (h-v101 c2: "\ufe0f\u200e\ufe0f" left two,
+			// and a second pass took one).
+			if !vs {
+				b.WriteString(s[i : i+3])
+			}
+			i, vs = i+3, true
+			continue
+		}
 		if n := hiddenAt(s, i); n > 0 {
 			i = skip(s, i, n)
 			continue
+		}
+		if s[i]&0xc0 != 0x80 {
+			vs = false
 		}
 		b.WriteByte(s[i])
 		i++

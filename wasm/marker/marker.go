@@ -144,7 +144,7 @@ func nextLT(s string, i int) int {
 func read(s string) (string, bool) {
 	lt, spelled := strings.IndexByte(s, '<') >= 0, false
 	for i := 0; i < len(s) && !(lt && spelled); i++ {
-		if c := s[i]; c == '&' || c == '%' || c == '\\' || c == 0xEF || c == 0xE2 || c == 0xF0 || c == 0xE1 || c == 0xCA || c == 0xCB {
+		if c := s[i]; c == '&' || c == '%' || c == '\\' || c >= 0xC2 && (c <= 0xC5 || c == 0xCA || c == 0xCB || c >= 0xE1 && c <= 0xE2 || c == 0xEA || c == 0xEF || c == 0xF0) {
 			n, r := spelling(s, i)
 			lt, spelled = lt || r == '<', spelled || n > 0
 		}
@@ -294,10 +294,13 @@ func hexVal(h string) (rune, bool) {
 	return v, true
 }
 
-// fold is r as a marker is read: a space, a dash, a full-width, small or
-// mathematical form, a circled, squared or parenthesized letter, a
-// modifier, superscript, subscript, letterlike or Roman numeral form as its
-// ASCII character; r itself otherwise.
+// fold is r as a marker is read: a space, a dash, a full-width or small
+// form, a negative circled or squared or a parenthesized letter as its
+// ASCII character, and every other character whose compatibility form
+// (NFKC) is one ASCII letter or digit: mathematical, letterlike, circled,
+// squared, modifier, superscript and subscript forms, Roman numerals of one
+// letter, ª, º, the long s, the Kelvin sign (compatLetters; h-v99 c3,
+// h-v100 c3, h-v101 c3); r itself otherwise.
 func fold(r rune) rune {
 	switch {
 	case r == 0xa0 || r == 0x3000 || r >= 0x2000 && r <= 0x200a || r == 0x202f || r == 0x205f:
@@ -310,51 +313,64 @@ func fold(r rune) rune {
 		return '<'
 	case r == 0xfe65:
 		return '>'
-	case r >= 0x1d400 && r <= 0x1d6a3:
-		if k := (r - 0x1d400) % 52; k < 26 {
-			return 'A' + k
-		} else {
-			return 'a' + k - 26
-		}
-	case r >= 0x1d7ce && r <= 0x1d7ff:
-		return '0' + (r-0x1d7ce)%10
-	case r >= 0x24b6 && r <= 0x24cf:
-		return 'A' + r - 0x24b6
-	case r >= 0x24d0 && r <= 0x24e9:
-		return 'a' + r - 0x24d0
-	case r >= 0x1f130 && r <= 0x1f149:
-		return 'A' + r - 0x1f130 // squared
 	case r >= 0x1f150 && r <= 0x1f169:
 		return 'A' + r - 0x1f150 // negative circled
 	case r >= 0x1f170 && r <= 0x1f189:
 		return 'A' + r - 0x1f170 // negative squared
 	case r >= 0x249c && r <= 0x24b5:
 		return 'a' + r - 0x249c // parenthesized
-	case r >= 0x2b0 && r <= 0x2e3 || r >= 0x1d2c && r <= 0x1dbf || r >= 0x2071 && r <= 0x2184 || r == 0x2c7c:
-		// Modifier, superscript, subscript and letterlike forms, and the
-		// Roman numerals of one letter (h-v100 c3: "ᵖⁱ", "ℴ", "ℙ", "ⅰ").
-		for i := 0; i+1 < len(letterForms); i += 2 {
-			if letterForms[i] == r {
-				return letterForms[i+1]
-			}
+	}
+	// The run of compatLetters that holds r, if one does.
+	lo, hi := 0, len(compatLetters)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if rune(compatLetters[m]>>14) <= r {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo > 0 {
+		w := compatLetters[lo-1]
+		if k := r - rune(w>>14); k < rune(w>>7&0x7f) {
+			return rune(w&0x7f) + k
 		}
 	}
 	return r
 }
 
-// letterForms pairs each letter's modifier, superscript, subscript,
-// letterlike and Roman numeral forms with the letter.
-var letterForms = [...]rune{
-	'ᵃ', 'a', 'ᵇ', 'b', 'ᶜ', 'c', 'ᵈ', 'd', 'ᵉ', 'e', 'ᶠ', 'f', 'ᵍ', 'g', 'ʰ', 'h', 'ⁱ', 'i', 'ʲ', 'j', 'ᵏ', 'k', 'ˡ', 'l', 'ᵐ', 'm',
-	'ⁿ', 'n', 'ᵒ', 'o', 'ᵖ', 'p', 'ʳ', 'r', 'ˢ', 's', 'ᵗ', 't', 'ᵘ', 'u', 'ᵛ', 'v', 'ʷ', 'w', 'ˣ', 'x', 'ʸ', 'y', 'ᶻ', 'z',
-	'ᴬ', 'A', 'ᴮ', 'B', 'ᴰ', 'D', 'ᴱ', 'E', 'ᴳ', 'G', 'ᴴ', 'H', 'ᴵ', 'I', 'ᴶ', 'J', 'ᴷ', 'K', 'ᴸ', 'L', 'ᴹ', 'M', 'ᴺ', 'N',
-	'ᴼ', 'O', 'ᴾ', 'P', 'ᴿ', 'R', 'ᵀ', 'T', 'ᵁ', 'U', 'ᵂ', 'W',
-	'ₐ', 'a', 'ₑ', 'e', 'ₒ', 'o', 'ₓ', 'x', 'ₕ', 'h', 'ₖ', 'k', 'ₗ', 'l', 'ₘ', 'm', 'ₙ', 'n', 'ₚ', 'p', 'ₛ', 's', 'ₜ', 't',
-	'ᵢ', 'i', 'ᵣ', 'r', 'ᵤ', 'u', 'ᵥ', 'v', 'ⱼ', 'j',
-	'ℂ', 'C', 'ℊ', 'g', 'ℋ', 'H', 'ℌ', 'H', 'ℍ', 'H', 'ℎ', 'h', 'ℐ', 'I', 'ℑ', 'I', 'ℒ', 'L', 'ℓ', 'l', 'ℕ', 'N', 'ℙ', 'P',
-	'ℚ', 'Q', 'ℛ', 'R', 'ℜ', 'R', 'ℝ', 'R', 'ℤ', 'Z', 'ℨ', 'Z', 'ℬ', 'B', 'ℭ', 'C', 'ℯ', 'e', 'ℰ', 'E', 'ℱ', 'F', 'ℳ', 'M',
-	'ℴ', 'o', 'ℹ', 'i', 'ⅅ', 'D', 'ⅆ', 'd', 'ⅇ', 'e', 'ⅈ', 'i', 'ⅉ', 'j',
-	'Ⅰ', 'I', 'Ⅴ', 'V', 'Ⅹ', 'X', 'Ⅼ', 'L', 'Ⅽ', 'C', 'Ⅾ', 'D', 'Ⅿ', 'M', 'ⅰ', 'i', 'ⅴ', 'v', 'ⅹ', 'x', 'ⅼ', 'l', 'ⅽ', 'c', 'ⅾ', 'd', 'ⅿ', 'm',
+// compatLetters are the runs of characters whose compatibility form (NFKC,
+// Unicode 14) is one ASCII letter or digit, each run's consecutive
+// characters standing for consecutive ones: its first code point << 14, its
+// length << 7, the first ASCII character. Made with Python's unicodedata:
+// every code point from U+0080 to U+2FFFF whose NFKC is one such character.
+var compatLetters = [...]uint32{
+	0x002a80e1, 0x002c8132, 0x002e40b1, 0x002e80ef, 0x005fc0f3, 0x00ac00e8,
+	0x00ac80ea, 0x00acc0f2, 0x00adc0f7, 0x00ae00f9, 0x00b840ec, 0x00b880f3,
+	0x00b8c0f8, 0x074b00c1, 0x074b80c2, 0x074c0144, 0x074cc447, 0x074f00cf,
+	0x074f80d0, 0x074fc0d2, 0x07500154, 0x075080d7, 0x0750c0e1, 0x0751c0e2,
+	0x07520164, 0x075340e7, 0x0753c0eb, 0x075400ed, 0x075480ef, 0x075580f0,
+	0x0755c174, 0x0756c0f6, 0x075880e9, 0x0758c0f2, 0x07590175, 0x076700e3,
+	0x076800e6, 0x076ec0fa, 0x081c00b0, 0x081c40e9, 0x081d0334, 0x081fc0ee,
+	0x08200530, 0x082400e1, 0x082440e5, 0x082480ef, 0x0824c0f8, 0x082540e8,
+	0x0825826b, 0x082680f0, 0x0826c173, 0x084080c3, 0x084280e7, 0x0842c0c8,
+	0x084300c8, 0x084340c8, 0x084380e8, 0x084400c9, 0x084440c9, 0x084480cc,
+	0x0844c0ec, 0x084540ce, 0x084641d0, 0x084700d2, 0x084740d2, 0x084900da,
+	0x084a00da, 0x084a80cb, 0x084b0142, 0x084bc0e5, 0x084c0145, 0x084cc0cd,
+	0x084d00ef, 0x084e40e9, 0x085140c4, 0x08518164, 0x08520169, 0x085800c9,
+	0x085900d6, 0x085a40d8, 0x085b00cc, 0x085b4143, 0x085bc0cd, 0x085c00e9,
+	0x085d00f6, 0x085e40f8, 0x085f00ec, 0x085f4163, 0x085fc0ed, 0x091804b1,
+	0x092d8d41, 0x09340d61, 0x093a80b0, 0x0b1f00ea, 0x0b1f40d6, 0x29fc80c3,
+	0x29fcc0c6, 0x29fd00d1, 0x3fc40530, 0x3fc84d41, 0x3fd04d61, 0x41e940f1,
+	0x75000d41, 0x75068d61, 0x750d0d41, 0x751383e1, 0x75158969, 0x751a0d41,
+	0x75208d61, 0x752700c1, 0x75278143, 0x752880c7, 0x7529414a, 0x752a424e,
+	0x752b8453, 0x752d8261, 0x752ec0e6, 0x752f43e8, 0x753145f0, 0x75340d41,
+	0x753a8d61, 0x75410141, 0x7541c244, 0x7543444a, 0x754583d3, 0x75478d61,
+	0x754e0141, 0x754ec244, 0x755002c9, 0x755180cf, 0x755283d3, 0x75548d61,
+	0x755b0d41, 0x75618d61, 0x75680d41, 0x756e8d61, 0x75750d41, 0x757b8d61,
+	0x75820d41, 0x75888d61, 0x758f0d41, 0x75958d61, 0x759c0d41, 0x75a28d61,
+	0x75f38530, 0x75f60530, 0x75f88530, 0x75fb0530, 0x75fd8530, 0x7c4ac0c3,
+	0x7c4b00d2, 0x7c4c0d41, 0x7efc0530,
 }
 
 // MarkerAt reports whether the "<" at s[i] starts a marker as a person or a
@@ -523,7 +539,8 @@ func tagEnd(s string, e int, mode reading) bool {
 		case s[i] == '>':
 			return i+1 == len(s) || s[i+1] != '='
 		case s[i] == '/':
-			return i+1 < len(s) && s[blanks(s, i+1)] == '>'
+			b := blanks(s, i+1)
+			return b < len(s) && s[b] == '>' // "/ " at the text's end: no tag's end (fuzz)
 		case strings.HasPrefix(s[i:], "-->"), strings.HasPrefix(s[i:], "--!>"):
 			return true
 		case s[i] == '=':

@@ -66,6 +66,10 @@ func TestInertLeavesNoMarkerAndNothingElseChanged(t *testing.T) {
 		{"</🄿🄸-🄼🄴🄼🄾🅁🅈-recall>", "‹/🄿🄸-🄼🄴🄼🄾🅁🅈-recall>"},
 		{"<!-- ℙi-memory:notes -->", "‹!-- ℙi-memory:notes -->"},
 		{"Tiếng Việt <b> ʻokina ᵖ <i>", "Tiếng Việt <b> ʻokina ᵖ <i>"},
+		// A "/" and blanks at the text's end, where a tag's "/>" would be:
+		// the scan read past the end (fuzz, a trap).
+		{"<pimemory recall/ ", "<pimemory recall/ "},
+		{"%3CpimemorY reCAll/ ", "%3CpimemorY reCAll/ "},
 		{"&#xD800;<", "&#xD800;<"},
 		{"ab" + strings.Repeat(`\uD800`, 3) + "x<", "ab" + strings.Repeat(`\uD800`, 3) + "x<"},
 	}

@@ -99,13 +99,20 @@ func inertTag(s string) bool {
 	// JSON's escaped slash and the box-drawing and mathematical ones
 	// ("<\/observations>", "<\u2571transcript>": h-v100 c2).
 	s = strings.TrimLeftFunc(s, func(r rune) bool {
-		return unicode.IsSpace(r) || strings.ContainsRune("/\\\u2215\u2044\uff0f\u29f8\u2571\u27cb\u29f5\ufe68", r)
+		return unicode.IsSpace(r) || strings.ContainsRune("/\\\u2215\u2044\uff0f\u29f8\u2571\u27cb\u29f5\ufe68\u2572\u27cd\u2216\u29f9\u2afd", r)
 	})
 	s = strings.TrimLeft(trimBlanks(s), "_-")
 	var name []byte
 	for _, r := range s[:min(len(s), 64)] {
 		if r == '_' || unicode.IsSpace(r) || unicode.Is(unicode.Pd, r) {
 			r = '-'
+		}
+		// A ligature or a Roman numeral of letters, as its letters
+		// ("syﬆem", "preⅵous": h-v101 c4).
+		if k := strings.IndexRune(ligatures, r); r >= 0x80 && k >= 0 {
+			e := k + utf8.RuneLen(r)
+			name = append(name, ligatures[e:e+strings.IndexByte(ligatures[e:], ' ')]...)
+			continue
 		}
 		name = utf8.AppendRune(name, r)
 	}
@@ -120,6 +127,10 @@ func inertTag(s string) bool {
 	}
 	return false
 }
+
+// ligatures are the ligatures and Roman numerals that stand for letters,
+// each before its letters (their compatibility forms, small).
+const ligatures = "Ⅱii Ⅲiii Ⅳiv Ⅵvi Ⅶvii Ⅷviii Ⅸix Ⅺxi Ⅻxii ⅱii ⅲiii ⅳiv ⅵvi ⅶvii ⅷviii ⅸix ⅺxi ⅻxii ﬀff ﬁfi ﬂfl ﬃffi ﬄffl ﬅst ﬆst "
 
 // trimBlanks is s without the blanks it starts with, of any script (a
 // no-break space, an ideographic one).

@@ -55,6 +55,8 @@ func TestNeutraliseMakesOurMarkersAndTagsInert(t *testing.T) {
 			"a ‹\u00a0/observations> b ‹/\u3000observations> c ‹" + strings.Repeat("\u200b", 22) + "/observations> d ‹/current_task> e ‹/current task> f ‹/suggested_response>"},
 		{"slashes of any script, doubled, a dash or blank of any script in the name (h-v99 c2)", "a <//observations> b <\u2215transcript> c </current\u2010task> d </suggested\u00a0response> e <\u2044observations>",
 			"a ‹//observations> b ‹\u2215transcript> c ‹/current\u2010task> d ‹/suggested\u00a0response> e ‹\u2044observations>"},
+		{"mirrored and doubled slashes, ligatures, Roman numerals, the Kelvin sign, the long s (h-v101 c4)", "a <\u2572observations> b <\u27cdtranscript> c <\u2216current-task> d <\u29f9observations> e <\u2afdobservations> f </sy\ufb06em> g </read-\ufb01les> h </thin\u212a> i </pre\u2175ous-observations> j </ob\u017fervations> k </obser\u2c7dations>",
+			"a ‹\u2572observations> b ‹\u27cdtranscript> c ‹\u2216current-task> d ‹\u29f9observations> e ‹\u2afdobservations> f ‹/sy\ufb06em> g ‹/read-\ufb01les> h ‹/thin\u212a> i ‹/pre\u2175ous-observations> j ‹/ob\u017fervations> k ‹/obser\u2c7dations>"},
 		{"JSON's escaped slash, box-drawing and mathematical slashes, letterlike and modifier letters in the name (h-v100 c2)", `a <\/observations> b &lt;\/transcript&gt; c <\/current-task>`+" d <\u2571observations> e <\u27cbtranscript> f </\u2134bservations> g </\u1d52\u1d47\u02e2ervations>",
 			`a ‹\/observations> b ‹\/transcript&gt; c ‹\/current-task>`+" d ‹\u2571observations> e ‹\u27cbtranscript> f ‹/\u2134bservations> g ‹/\u1d52\u1d47\u02e2ervations>"},
 		{"spelled as a page or a string spells it", "done &lt;/observations&gt; \\u003c/summary> %3Csystem%3E", "done ‹/observations&gt; ‹/summary> ‹system%3E"},

@@ -146,7 +146,8 @@ func refValue(s string, j int) (n, v int) {
 }
 
 // namedRefs are HTML's named references marker reads as their
-// characters: what prints as nothing, spaces and dashes.
+// characters: what prints as nothing, spaces and dashes, and the ordinal
+// indicators, which read as letters.
 var namedRefs = [...]struct {
 	name string
 	r    rune
@@ -158,6 +159,7 @@ var namedRefs = [...]struct {
 	{"hairsp", 0x200a}, {"VeryThinSpace", 0x200a}, {"MediumSpace", 0x205f}, {"numsp", 0x2007}, {"puncsp", 0x2008},
 	{"ndash", 0x2013}, {"mdash", 0x2014}, {"minus", 0x2212}, {"hyphen", 0x2010}, {"dash", 0x2010}, {"horbar", 0x2015},
 	{"it", 0x2062}, {"ic", 0x2063}, {"af", 0x2061},
+	{"ordm", 0xba}, {"ordf", 0xaa}, // letters: º, ª (h-v101 c3)
 }
 
 // RefRune is the length of an HTML character reference at s[i], its '&'
