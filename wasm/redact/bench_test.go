@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -55,5 +56,24 @@ func BenchmarkContains(b *testing.B) {
 				Contains(s)
 			}
 		})
+	}
+}
+
+// Shapes that once cost their square (h-v101 a1, a2): a run of blanks on a
+// line that holds a label's trigger, and a substitution's value of many
+// "/password=". At 64 and 256 KiB the time per byte stays the same.
+func BenchmarkLongRuns(b *testing.B) {
+	for _, size := range []int{64 << 10, 256 << 10} {
+		for name, s := range map[string]string{
+			"blanks":       "monkey" + strings.Repeat(" ", size) + "x",
+			"substitution": "DB_PASSWORD=" + strings.Repeat("/password=", size/10) + "$",
+		} {
+			b.Run(name+"/"+strconv.Itoa(size>>10)+"KiB", func(b *testing.B) {
+				b.SetBytes(int64(len(s)))
+				for i := 0; i < b.N; i++ {
+					String(s)
+				}
+			})
+		}
 	}
 }

@@ -478,16 +478,23 @@ func replacedValue(s string, vs, ve int) (int, int, bool) {
 		if lo == k || lo == vs || strings.IndexByte("/|#@,!", s[lo-1]) < 0 || !secretLabel(s, lo, k) {
 			continue
 		}
-		e := k + 1 + max(0, strings.IndexByte(s[k+1:ve], s[lo-1]))
-		if e == k+1 {
-			e = ve
+		// Its end within 256 bytes: each "=" reads no further, so a value
+		// of thousands of "/password=" costs what it holds (h-v101 a2: its
+		// square, a minute for a 512 KiB line).
+		w := s[k+1 : min(ve, k+1+maxReplaced+1)]
+		e := k + 1 + strings.IndexByte(w, s[lo-1])
+		if e == k {
+			e = k + 1 + len(w)
 		}
-		if e-k-1 >= 4 && !isReference(s[k+1:e]) && !strings.ContainsAny(s[k+1:e], "*$\\") {
+		if n := e - k - 1; n >= 4 && n <= maxReplaced && !isReference(s[k+1:e]) && !strings.ContainsAny(s[k+1:e], "*$\\") {
 			return k + 1, e, true
 		}
 	}
 	return 0, 0, false
 }
+
+// maxReplaced is the longest value replacedValue reads.
+const maxReplaced = 256
 
 // randomKey: v looks like a key made at random: a token of 16 bytes or
 // more (looksLikeToken), no dot (a file, a version), not a snake_case name

@@ -732,10 +732,11 @@ func findEnvCommand(s string, pos int) []int {
 			}
 		}
 		if k := blanks(s, n); k >= 0 {
-			e, ok := labelRun(s, k)
-			if v := blanks(s, e); ok && v >= 0 {
-				if g, vs, ve, end := shellValue(s, v, 0); g >= 0 {
-					return groupOf(i, end, 5, g, vs, ve)
+			if e, ok := labelRun(s, k); ok {
+				if v := blanks(s, e); v >= 0 {
+					if g, vs, ve, end := shellValue(s, v, 0); g >= 0 {
+						return groupOf(i, end, 5, g, vs, ve)
+					}
 				}
 			}
 		}
@@ -746,10 +747,14 @@ func findEnvCommand(s string, pos int) []int {
 		} else if strings.IndexByte(" \t\n{;", s[i]) < 0 {
 			continue
 		}
-		e := runEnd(s, k, isIdent)
-		if v := blanks(s, e); e > k+1 && secretLabel(s, k+1, e) && v >= 0 {
-			if g, vs, ve, end := shellValue(s, v, 0); g == 0 || g == 1 {
-				return groupOf(i, end, 5, 3+g, vs, ve)
+		// The blanks after a label are walked only after one: at each
+		// blank of a run, a walk to its end made a run of blanks cost its
+		// square (h-v101 a1: 64 KiB of blanks after "monkey", 8 s).
+		if e := runEnd(s, k, isIdent); e > k+1 && secretLabel(s, k+1, e) {
+			if v := blanks(s, e); v >= 0 {
+				if g, vs, ve, end := shellValue(s, v, 0); g == 0 || g == 1 {
+					return groupOf(i, end, 5, 3+g, vs, ve)
+				}
 			}
 		}
 	}
