@@ -1455,6 +1455,14 @@ func upperKey(s string, lo, end int) bool {
 	return end-lo >= 5 && s[end-4:end] == "_KEY" && isUpperOrDigit(s[end-5])
 }
 
+// openKey: the identifier w, an upperKey, names a key no one keeps secret:
+// a public or a site key, a search-only key, a fingerprint, a database's or
+// a cache's key (h-v101 b9).
+func openKey(w string) bool {
+	w = strings.TrimSuffix(w, "_KEY")
+	return inList(" SITE PUBLIC PUBLISHABLE SEARCH GPG PGP IDEMPOTENCY CACHE PARTITION SORT OBJECT PRIMARY FOREIGN ROUTING SHARD HASH RANGE LOOKUP MAP KMS S3 ", w[strings.LastIndexByte(w, '_')+1:])
+}
+
 // secretValue matches the three forms of a value at s[v:], in order. In the
 // first, an escape consumes the byte a quote would end on, and the repeated
 // item cannot start with a quote, so only the longest repeat can be followed

@@ -521,7 +521,7 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	if rs, re, ok := replacedValue(s, vs, ve); ok {
 		return rs, re, m[0], max(re, m[1]), true
 	}
-	if id := m[0] + identEnd(label); !secretLabel(s, m[0], id) && !randomKey(v) {
+	if id := m[0] + identEnd(label); !secretLabel(s, m[0], id) && (!randomKey(v) || openKey(s[m[0]:id])) {
 		return 0, 0, 0, 0, false // a name of its own for a key (upperKey) needs a value that looks like one: SORT_KEY=created_at
 	}
 	if id := m[0] + identEnd(label); (authLabel(s, m[0], id) || authLabel(s, m[0], envEnd(s, m[0], id))) && !chosenAuth(v) {
