@@ -449,8 +449,11 @@ func restoreEntry(src, view []byte, r *forgotten, others []forgotten) (out []byt
 			b.WriteString(lines[i])
 		}
 		// Not into a code block or a comment that lines around its place
-		// opened since: there it would be no entry (its section's end).
-		if out := []byte(b.String()); readsBack(out, at+1) {
+		// opened since: there it would be no entry (its section's end); nor
+		// right above a paragraph that would read as its continuation, with
+		// the blank line between them still out with another entry (h-v101
+		// d2: the driver refused the restore, blaming the record).
+		if out := []byte(b.String()); readsBack(out, at+1) && addsOneEntry("", src, out) {
 			return out, at + 1, len(mdSplit(blank))
 		}
 	}

@@ -2,6 +2,7 @@ package notes
 
 import (
 	"fmt"
+	"math/rand"
 	"slices"
 	"strconv"
 	"strings"
@@ -563,6 +564,86 @@ func TestRestoresInEveryOrderGiveTheFileBackByteForByte(t *testing.T) {
 				require.Equal(t, tc.src, back, "forgot %q, restored in the order %v", texts, r)
 			}
 		}
+	}
+}
+
+// forgetsAndRestores applies "f:TEXT" (forget the entry reading TEXT) and "r:N" (restore
+// the Nth forget's record) to src; refused counts restores the driver would
+// refuse (addsOneEntry).
+func forgetsAndRestores(t *testing.T, src string, ops []string) (string, int) {
+	out := []byte(src)
+	var recs []forgotten
+	seq, refused := 0, 0
+	for _, op := range ops {
+		seq++
+		if text, ok := strings.CutPrefix(op, "f:"); ok {
+			_, pages := readView("project", out, nil)
+			i := slices.IndexFunc(pages, func(p page) bool { return p.Text == text && p.Kind == kindFact })
+			if i < 0 {
+				continue
+			}
+			next, rec, secret, why := forgetEntry("project", "MEMORY.md", out, noteRef{"MEMORY.md", pages[i].Line, pages[i].ID}, nil)
+			if why != "" || secret || next == nil {
+				continue
+			}
+			rec.ID, rec.File, rec.Seq, rec.Lines = fmt.Sprintf("F-%08d", len(recs)), "/p/MEMORY.md", seq, len(mdSplit(rec.Src))
+			out, recs = next, append(recs, rec)
+			continue
+		}
+		var k int
+		fmt.Sscanf(op, "r:%d", &k)
+		if k < 1 || k > len(recs) || recs[k-1].Restored != 0 {
+			continue
+		}
+		r := &recs[k-1]
+		view, _ := readView("project", out, nil)
+		before := bodyLines(out)
+		back, line, tailed := restoreEntry(out, view, r, recs)
+		if !readsBack(back, line) || !addsOneEntry("project", out, back) {
+			refused++
+			continue
+		}
+		r.RestoreSeq, r.RestoredLine, r.Restored, r.RestoredLines, r.RestoredTail = seq, line, 1, bodyLines(back)-before, tailed
+		out = back
+	}
+	return string(out), refused
+}
+
+// Forgets and restores interleaved (an entry forgotten again after it came
+// back): no restore is refused for its place (h-v101 d2: one above a
+// paragraph was refused, blaming its record, and went back once the others
+// did), and every entry comes back once.
+func TestInterleavedForgetsAndRestoresRefuseNothingAndLoseNothing(t *testing.T) {
+	para := "## T\n\nIntro para.\n\n- a one\n- b two\n- c three\n\nTrailing para.\n\n## S\n- e\n"
+	got, refused := forgetsAndRestores(t, para, []string{"f:b two", "f:a one", "r:2", "f:a one", "f:e", "f:c three", "r:5", "f:c three", "r:3", "r:1", "r:4", "r:6", "r:7"})
+	require.Equal(t, 0, refused)
+	a, b := nonBlank([]byte(para)), nonBlank([]byte(got))
+	slices.Sort(a)
+	slices.Sort(b)
+	require.Equal(t, a, b, "%q", got)
+	rng := rand.New(rand.NewSource(3))
+	texts := []string{"a one", "b two", "c three", "e"}
+	for run := 0; run < 300; run++ {
+		var ops, forgot []string
+		out := map[string]bool{}
+		back := map[int]bool{}
+		for range 12 {
+			if tx := texts[rng.Intn(len(texts))]; rng.Intn(2) == 0 && !out[tx] {
+				ops, forgot, out[tx] = append(ops, "f:"+tx), append(forgot, tx), true
+			} else if k := rng.Intn(len(forgot) + 1); k < len(forgot) && !back[k] {
+				ops, back[k], out[forgot[k]] = append(ops, "r:"+strconv.Itoa(k+1)), true, false
+			}
+		}
+		for k := range forgot {
+			if !back[k] {
+				ops = append(ops, "r:"+strconv.Itoa(k+1))
+			}
+		}
+		got, refused := forgetsAndRestores(t, para, ops)
+		require.Equal(t, 0, refused, "%v", ops)
+		b := nonBlank([]byte(got))
+		slices.Sort(b)
+		require.Equal(t, a, b, "%v gave %q", ops, got)
 	}
 }
 
