@@ -171,7 +171,7 @@ func expressions() []expression {
 			`|\b` + fold("net") + `(?:\.` + fold("exe") + `)?[ \t]+` + fold("user") + `(?:[ \t]+/[^\s"']*)*[ \t]+(?:"[^"\n]*"|'[^'\n]*'|[^\s"'/][^\s"']*)[ \t]+` +
 			`|\b` + fold("net") + `(?:\.` + fold("exe") + `)?[ \t]+` + fold("use") + `(?:[ \t]+[A-Za-z]:)?[ \t]+\\\\[^\s"']*(?:[ \t]+/[^\s"']*)*[ \t]+|\b` + fold("nuget") + `(?:\.` + fold("exe") + `)?[ \t]+` + fold("setapikey") + `[ \t]+)` + shellWordRE},
 		// secret: a long flag that names a secret, its value after a blank
-		{re: `(?:^|\s)--(?:(?:[a-z0-9]+[-_])*(?:password|passwd|passphrase|pass|token|api-key|api_key|apikey|secret|secret-key|private-key|private_key)|[a-z][a-z0-9]*(?:Token|Password|Secret|ApiKey))[ \t]+` + shellWordRE},
+		{re: `(?:^|\s)--(?:(?:[a-z0-9]+[-_])*(?:password|passwd|passphrase|pass|token|api-key|api_key|apikey|secret|secret-key|private-key|private_key|key)|[a-z][a-z0-9]*(?:Token|Password|Secret|ApiKey))[ \t]+` + shellWordRE},
 		// secret: a password echoed into a command's --password-stdin (--with-token, sudo -S)
 		{re: `\b(?:echo[ \t]+(?:-[ne]+[ \t]+)?|yes[ \t]+(?:-[ne]+[ \t]+)?|printf[ \t]+(?:-[ne]+[ \t]+|--[ \t]+)?(?:(?:"%s[^"\n]*"|'%s[^'\n]*'|%s[^\s"'|]*)[ \t]+)?)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|(?:[^\n;|&]*?[ \t]--(?:password-stdin|with-token)\b|[ \t]*sudo[ \t]` + sudoStdinRE(`\n;|&`) + `|[ \t]*(?:sudo[ \t]+)?(?:chpasswd\b|passwd\b(?:[ \t]+--stdin\b)?|gh[ \t]+secret[ \t]+set\b|wrangler[ \t]+secret[ \t]+put\b|vercel[ \t]+env[ \t]+add\b|gcloud[ \t]+secrets[ \t]+(?:versions[ \t]+add|create)\b))`},
 		// secret: set by a tool's config command

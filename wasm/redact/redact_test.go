@@ -1910,3 +1910,14 @@ func TestCloudFormationParametersAndPairsWithEquals(t *testing.T) {
 		`[{"ParameterKey":"InstanceType","ParameterValue":"t3.micro"}]`, "name=db_host value=db.internal",
 	})
 }
+
+// A long flag that names a key and its value after a blank, when the value
+// looks made at random (h-v101 b1: Azure's docs write --account-key so).
+func TestAKeysFlagAndItsValueAfterABlank(t *testing.T) {
+	bothWays(t, redacts{
+		{"az storage blob upload --account-name acct --account-key Zm9vQz2615e2b3c4d5e6f708192a3AbCd== -f a.txt", "az storage blob upload --account-name acct --account-key [REDACTED:secret] -f a.txt"},
+		{"meilisearch --master-key MeiliQz2616abcdefghijkl", "meilisearch --master-key [REDACTED:secret]"},
+	}, []string{
+		"ssh-keygen --key ./k.pem", "aws s3 cp --sse-kms-key-id alias/x --key prefix/obj.txt", "foo --sort-key created_at", "sops --key 1234",
+	})
+}

@@ -1289,12 +1289,13 @@ func storeFlag(s string, j int) int {
 	return -1
 }
 
-// findFlagSecret: (?:^|\s)--(?:(?:[a-z0-9]+[-_])*(?:password|passwd|passphrase|pass|token|api-key|api_key|apikey|secret|secret-key|private-key|private_key)|[a-z][a-z0-9]*(?:Token|Password|Secret|ApiKey))[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
+// findFlagSecret: (?:^|\s)--(?:(?:[a-z0-9]+[-_])*(?:password|passwd|passphrase|pass|token|api-key|api_key|apikey|secret|secret-key|private-key|private_key|key)|[a-z][a-z0-9]*(?:Token|Password|Secret|ApiKey))[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
 //
 // Any command's long flag that names a secret, its value after a blank:
 // kubectl --token T, vault --client-secret S, a tool's --db-password P,
 // --app-secret S, --ks-pass P, --apiToken T (with "=" the label's pattern
-// reads it; --password-file names a file).
+// reads it; --password-file names a file); any other key's, --account-key
+// K, --master-key K, when its value looks made at random (flagValue).
 func findFlagSecret(s string, pos int) []int {
 	for i := pos; i+1 < len(s); i++ {
 		if s[i] != '-' || s[i+1] != '-' || i > 0 && (!isSpace(s[i-1]) || i-1 < pos) {
@@ -1319,7 +1320,7 @@ func findFlagSecret(s string, pos int) []int {
 // each ended by "-" or "_" and a secret's word last, or a camel-cased name
 // that ends in one (apiToken).
 func secretFlag(name string) bool {
-	for _, w := range [...]string{"password", "passwd", "passphrase", "pass", "token", "api-key", "api_key", "apikey", "secret", "secret-key", "private-key", "private_key"} {
+	for _, w := range [...]string{"password", "passwd", "passphrase", "pass", "token", "api-key", "api_key", "apikey", "secret", "secret-key", "private-key", "private_key", "key"} {
 		if p := len(name) - len(w); p >= 0 && name[p:] == w && segments(name[:p]) {
 			return true
 		}
@@ -1363,6 +1364,13 @@ func flagValue(s string, m []int) (int, int, int, int, bool) {
 			isPath(w) || keyFile(w) || strings.HasPrefix(w, "~") || specPair(w) {
 			return 0, 0, 0, 0, false
 		}
+	}
+	// A key's flag that names no secret's word (--account-key,
+	// --master-key, --sort-key): a value that looks made at random
+	// (h-v101 b1).
+	if f, _, _ := strings.Cut(strings.TrimLeft(s[m[0]:vs], " \t\r\n"), " "); strings.HasSuffix(strings.TrimRight(f, "\t"), "key") && !strings.HasSuffix(f, "api-key") && !strings.HasSuffix(f, "api_key") &&
+		!strings.HasSuffix(f, "apikey") && !strings.HasSuffix(f, "secret-key") && !strings.HasSuffix(f, "private-key") && !strings.HasSuffix(f, "private_key") && !randomKey(s[vs:ve]) {
+		return 0, 0, 0, 0, false
 	}
 	return vs, ve, ws, we, ok
 }
