@@ -1890,7 +1890,13 @@ func TestAQuerysTableAndOneWithoutOuterPipes(t *testing.T) {
 		{"+----+----------+----------------+\n| id | username | password       |\n+----+----------+----------------+\n|  1 | admin    | MysqlQz1403xPw |\n+----+----------+----------------+",
 			"+----+----------+----------------+\n| id | username | password       |\n+----+----------+----------------+\n|  1 | admin    | [REDACTED:secret] |\n+----+----------+----------------+"},
 		{"Environment | Password\n--- | ---\nstaging | Qz1405xStagingPw", "Environment | Password\n--- | ---\nstaging | [REDACTED:secret]"},
+		// The first column, left of the first "|" (h-v101 b3).
+		{" token                      | user_id\n----------------------------+---------\n PsqlQz2604abcdefghijklmnop |       7",
+			" token                      | user_id\n----------------------------+---------\n [REDACTED:secret] |       7"},
+		{"Password | Environment\n---|---\nMdQz2622xPw | staging", "Password | Environment\n---|---\n[REDACTED:secret] | staging"},
+		{"name | value\n---|---\nDB_PASSWORD | Qz2630xValuePw", "name | value\n---|---\nDB_PASSWORD | [REDACTED:secret]"},
 	}, []string{
+		"name | note\n---|---\nalice | likes tea",
 		"a | b is a pipe in prose\n--- and a rule",
 		" id | client_id | secret_name\n----+-----------+------------\n  1 | web       | web-oauth",
 		"ls | grep password\n---",

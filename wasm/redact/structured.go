@@ -1162,6 +1162,30 @@ func tableCell(s string, m []int) (int, int, int, int, bool) {
 		cells := s[first:m[0]]
 		col = 1 + strings.Count(cells, "|") - strings.Count(cells, "\\|") // its first cell is before its first "|"
 	}
+	// A table without outer pipes: its row's first cell, left of the "|"
+	// the first cell read follows (h-v101 b3): it names the cells after it
+	// (| DB_PASSWORD | x | without its pipes), and is read itself under a
+	// header that names a secret, when the cell after it is not.
+	c0s, c0e, bareName := 0, 0, false
+	if first := rowStart(s, lineStart(s, m[0])); t.bare && col == 1 && m[0] != t.next && s[first] != '|' {
+		c0s, c0e = first, m[0]
+		for c0s < c0e && (isBlank(s[c0s]) || s[c0s] == '`' || s[c0s] == '*') {
+			c0s++
+		}
+		for c0e > c0s && (isBlank(s[c0e-1]) || s[c0e-1] == '`' || s[c0e-1] == '*' || s[c0e-1] == ':') {
+			c0e--
+		}
+		w0 := s[c0s:c0e]
+		bareName = w0 != "" && secretLabel(strings.ReplaceAll(w0, " ", "_"), 0, len(w0))
+		labelled = bareName
+	}
+	first := func() (int, int, int, int, bool) {
+		if w0 := s[c0s:c0e]; c0e > c0s && len(t.cols) > 0 && t.cols[0]&secretColumn != 0 && !strings.ContainsAny(w0, " <") &&
+			(looksLikePassword(w0) && !namesThing(w0) || looksLikeToken(w0)) && !(t.cols[0]&namesColumn != 0 && secretName(w0)) {
+			return c0s, c0e, c0s, m[1], true
+		}
+		return 0, 0, 0, 0, false
+	}
 	vs, ve := m[2], m[3]
 	for vs < ve && (isBlank(s[vs]) || s[vs] == '`' || s[vs] == '*') {
 		vs++
@@ -1175,7 +1199,7 @@ func tableCell(s string, m []int) (int, int, int, int, bool) {
 	// Value | (not | DB_PASSWORD | k8s/db-secret | under | Env var |
 	// Source |).
 	// A row's name holds across its value columns: | DB_PASSWORD | dev | staging | prod |.
-	named := m[0] == t.next && t.label // the cell before names a secret
+	named := m[0] == t.next && t.label || bareName // the cell before names a secret
 	t.next, t.col, t.label = m[1], col, w != "" && secretLabel(strings.ReplaceAll(w, " ", "_"), 0, len(w)) || labelled && col >= 0 && col < len(t.cols) && t.cols[col]&valueColumn != 0
 	w = strings.TrimRight(s[vs:m[3]], " \t`")
 	if m[0] < t.body || col < 0 || col >= len(t.cols) || t.cols[col]&(secretColumn|valueColumn) == 0 || t.cols[col]&secretColumn == 0 && !labelled {
@@ -1187,12 +1211,12 @@ func tableCell(s string, m []int) (int, int, int, int, bool) {
 		// | 1Password/CI |, | base64 |, | aes-256-gcm |, | required |).
 		if !named || w == "" || strings.ContainsAny(w, " </") || namesThing(w) || secretName(w) ||
 			!(chosenPassword(w) || len(w) >= 8 && looksLikePassword(w) && !strings.ContainsAny(w, "-._") || len(w) >= 16 && looksLikeToken(w) && isAlnumWord(w)) {
-			return 0, 0, 0, 0, false
+			return first()
 		}
 		return vs, vs + len(w), m[0], m[1], true
 	}
 	if !(looksLikePassword(w) && !namesThing(w) || looksLikeToken(w) || len(w) >= 6 && isNumber(w)) || strings.ContainsAny(w, " <") || t.cols[col]&namesColumn != 0 && secretName(w) {
-		return 0, 0, 0, 0, false
+		return first()
 	}
 	return vs, vs + len(w), m[0], m[1], true
 }
