@@ -478,6 +478,15 @@ func replacedValue(s string, vs, ve int) (int, int, bool) {
 		if lo == k || lo == vs || strings.IndexByte("/|#@,!", s[lo-1]) < 0 || !secretLabel(s, lo, k) {
 			continue
 		}
+		// Quoted (s/DB_PASSWORD=.*/DB_PASSWORD="X"/: h-v101 b5): the
+		// quoted text, which the bare value before it ended at.
+		if k+1 < len(s) && isQuote(s[k+1]) {
+			q := s[k+2 : min(len(s), k+2+maxReplaced+1)]
+			if c := strings.IndexByte(q, s[k+1]); c >= 4 && !isReference(q[:c]) && !strings.ContainsAny(q[:c], "*$\\\n") {
+				return k + 2, k + 2 + c, true
+			}
+			continue
+		}
 		// Its end within 256 bytes: each "=" reads no further, so a value
 		// of thousands of "/password=" costs what it holds (h-v101 a2: its
 		// square, a minute for a 512 KiB line).

@@ -1850,6 +1850,8 @@ func TestAServicesKeyByItsOwnNameAndASubstitutionsValue(t *testing.T) {
 		{"sed -i 's/^DB_PASSWORD=.*/DB_PASSWORD=SedQz801xPw/' .env", "sed -i 's/^DB_PASSWORD=.*/DB_PASSWORD=[REDACTED:secret]/' .env"},
 		{`sed -i "s|DB_PASSWORD=.*|DB_PASSWORD=SedQz802xPw|" .env`, `sed -i "s|DB_PASSWORD=.*|DB_PASSWORD=[REDACTED:secret]|" .env`},
 		{"perl -pi -e 's/^API_KEY=.*/API_KEY=PerlQz802xAbcdef/' .env", "perl -pi -e 's/^API_KEY=.*/API_KEY=[REDACTED:secret]/' .env"},
+		{`sed -i 's/DB_PASSWORD=.*/DB_PASSWORD="SedQz2617xPw"/' .env`, `sed -i 's/DB_PASSWORD=.*/DB_PASSWORD="[REDACTED:secret]"/' .env`},
+		{`sed -i "s/DB_PASSWORD=.*/DB_PASSWORD='SedQz2619xPw'/" .env`, `sed -i "s/DB_PASSWORD=.*/DB_PASSWORD='[REDACTED:secret]'/" .env`},
 	}, []string{
 		"PRIMARY_KEY=created_at_idx9", "SORT_KEY=created_at", "CACHE_KEY=user:profile:v2", "PARTITION_KEY=tenant_id",
 		"PUBLIC_KEY=pk_live_51HxyzAbc", "SSH_KEY=~/.ssh/id_ed25519_2024",
