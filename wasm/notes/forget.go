@@ -374,13 +374,13 @@ func restoreEntry(src, view []byte, r *forgotten, others []forgotten) (out []byt
 	vlines := mdSplit(vbody)
 	v := viewLines{vlines, parse("", view)} // parse reads past a byte-order mark as vlines do
 	at, hole := r.Line-1, false
-	k, tail, crowd := since(r, others)
-	if k >= 0 && len(vlines) == len(lines) && (v.fitsAt(k, r, false) || v.fitsBelow(k, r) || (k != at || crowd) && v.between(k, r.Section)) {
+	k, tail := since(r, others)
+	if k >= 0 && len(vlines) == len(lines) && (v.fitsAt(k, r, false) || v.fitsBelow(k, r) || v.between(k, r.Section)) {
 		// Where the forgets and restores of the file since moved its place:
 		// beside a line that was around it, or between two entries of its
-		// section where others went or came back beside it since (the lines
-		// around it then are gone or back too; at its old line beside no
-		// other, lines typed since would have moved it).
+		// section (the lines around it then are gone or back too; at its
+		// old line too: h-v101 d1, where the entries around it had come
+		// back since, it went to its section's end).
 		at, hole = k, true
 	} else if len(vlines) == len(lines) && !v.fitsAt(at, r, false) {
 		// Lines came or went above it since (another entry restored, a
@@ -406,7 +406,7 @@ func restoreEntry(src, view []byte, r *forgotten, others []forgotten) (out []byt
 		// entry, where they stood (tailing).
 		same := hole || v.fitsBelow(at, r)
 		n := contentLines(entry)
-		tailing := hole && tail > at && tail <= len(lines) && n < len(mdSplit(entry))
+		tailing := hole && tail >= at && tail <= len(lines) && n < len(mdSplit(entry))
 		if !same {
 			// The file changed around it: it goes back as the file is now.
 			if at < len(lines) && !isHeadingLine(lines[at]) {
@@ -447,6 +447,9 @@ func restoreEntry(src, view []byte, r *forgotten, others []forgotten) (out []byt
 				b.WriteString(blank)
 			}
 			b.WriteString(lines[i])
+		}
+		if blank != "" && tail == len(lines) {
+			b.WriteString(blank) // at the file's end
 		}
 		// Not into a code block or a comment that lines around its place
 		// opened since: there it would be no entry (its section's end); nor
@@ -524,15 +527,12 @@ func (v viewLines) sectionAt(at int) string {
 // where its lines were: r's place is the lines before its hole. Holes
 // between the same two lines keep the order their entries stood in, which
 // their line numbers alone do not tell (each was counted in the file of its
-// own moment). -1 when others do not hold r. crowd says r's hole is beside
-// or inside another's: the lines around its place went after it (their
-// entries forgotten, or back), so they need not be the ones that were.
-// tail is where the last part of r's hole is when an entry r took with it
+// own moment). -1 when others do not hold r. tail is where the last part of r's hole is when an entry r took with it
 // came back first and split it (-1 for none): the blank lines r took after
 // that entry go back there.
 //
 //	forgot "- a" (line 3), then "- b" (line 3, "- a" gone), restored "- a" to line 3: "- b" goes to line 4
-func since(r *forgotten, others []forgotten) (at, tail int, crowd bool) {
+func since(r *forgotten, others []forgotten) (at, tail int) {
 	type event struct {
 		seq     int
 		q       *forgotten
@@ -564,11 +564,11 @@ func since(r *forgotten, others []forgotten) (at, tail int, crowd bool) {
 	}
 	at, tail = -1, -1
 	n := 0
-	for i, x := range doc {
+	for _, x := range doc {
 		if x.n == 0 && at < 0 && (x.id == r.ID || holds(x.inner, r.ID)) {
 			// r's own hole, or one it is in: an entry forgotten after r took
 			// the lines around r's place, and r goes where that entry was.
-			at, crowd = n, x.id != r.ID || i > 0 && doc[i-1].n == 0 || i+1 < len(doc) && doc[i+1].n == 0
+			at = n
 		} else if x.n == 0 && at >= 0 && x.id == r.ID {
 			// The other part of r's hole, which an entry it held split in
 			// two when it came back (lift): the lines r took after that
@@ -577,7 +577,7 @@ func since(r *forgotten, others []forgotten) (at, tail int, crowd bool) {
 		}
 		n += x.n
 	}
-	return at, tail, crowd
+	return at, tail
 }
 
 // holds: runs hold the hole of id, at any depth. A loop, not a call per
