@@ -893,7 +893,10 @@ func tokenProse(s string, m []int) (int, int, int, int, bool) {
 func keyProse(s string, m []int) (int, int, int, int, bool) {
 	v := afterCopula(s, m[1])
 	if v < 0 && m[1]-m[0] > 3 {
-		v = afterIntroWith(s, m[1], afterCopula) // another language's: "Mi clave de API es …"
+		// Another language's: "Mi clave de API es …", "La clave API es …".
+		if v = verbOrCopula(s, m[1]); v < 0 {
+			v = afterIntroWith(s, m[1], afterCopula)
+		}
 	}
 	if v < 0 || v == len(s) {
 		return 0, 0, 0, 0, false
@@ -1014,18 +1017,31 @@ func afterCopula(s string, i int) int {
 		return -1
 	}
 	k := runEnd(s, j, isWordByte) // "är", "é" too
+	if c := runEnd(s, k, isBlank); hasAt(s, c, ":") {
+		k = c + 1 // "est : X", "es: X" (h-v101 b4)
+	}
 	if v := runEnd(s, k, isBlank); v > k {
 		return v
 	}
 	return -1
 }
 
-// verbOrCopula is afterVerb, else afterCopula.
+// verbOrCopula is afterVerb, else afterCopula, also after one word that
+// qualifies the token or the key ("La clave API es X", "Le secret client
+// est X", "the token value is X": h-v101 b4).
 func verbOrCopula(s string, i int) int {
 	if v := afterVerb(s, i); v >= 0 {
 		return v
 	}
-	return afterCopula(s, i)
+	if v := afterCopula(s, i); v >= 0 {
+		return v
+	}
+	if j := runEnd(s, i, isBlank); j > i {
+		if e := runEnd(s[:min(len(s), j+24)], j, isWordByte); e > j && (e == len(s) || !isWord(s[e])) {
+			return afterCopula(s, e) // a word of letters, up to 24 bytes
+		}
+	}
+	return -1
 }
 
 // isWordByte: c is an ASCII letter or a byte of a character past ASCII.

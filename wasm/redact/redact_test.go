@@ -1877,7 +1877,15 @@ func TestATokenOrAKeyInAnotherLanguage(t *testing.T) {
 		{"Mijn API-sleutel is Qz1416abcdef1234567", "Mijn API-sleutel is [REDACTED:secret]"},
 		{"API-nyckeln är Qz1417abcdef1234567", "API-nyckeln är [REDACTED:secret]"},
 		{"el secreto del cliente es Qz1419abcdef12345", "el secreto del cliente es [REDACTED:secret]"},
+		// A colon after the verb, a word that qualifies the key between
+		// (h-v101 b4).
+		{"le token de staging est : Qz2619abcdef12345", "le token de staging est : [REDACTED:secret]"},
+		{"El token es: Qz2620abcdef12345", "El token es: [REDACTED:secret]"},
+		{"La clave API es Qz2622abcdef1234567", "La clave API es [REDACTED:secret]"},
+		{"Le secret client est Qz2624abcdef12345", "Le secret client est [REDACTED:secret]"},
+		{"the token value is Qz2625abcdef12345", "the token value is [REDACTED:secret]"},
 	}, []string{
+		"the token count is 12345678901", "the key idea is simple", "the token type is bearer",
 		"the token est un jeton", "la clave es user_id", "the token es6 module", "la password è scaduta", "la chiave è nel README",
 		"il segreto è semplice", "Der Schlüssel ist abgelaufen",
 	})
