@@ -655,13 +655,27 @@ export function outputView(text: string, command: string, theme: Theme): { rende
 
 // Characters a terminal shows two columns wide (CJK, Hangul, full-width forms, emoji).
 const WIDE = /[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{1F300}-\u{1F64F}\u{1F900}-\u{1FAFF}\u{20000}-\u{3FFFD}]/u;
-// C0 and C1 controls but the newline, and zero-width marks a terminal may draw anyway.
+// An emoji pi's renderer draws two columns wide (✅, ⭐, 🚀, 🟢, a ZWJ sequence, a flag), by
+// its own measure: a whole grapheme that is one (h-v101 c1: counted one column, the end of
+// a line went past pi's width and was cut off the screen).
+const EMOJI = new RegExp("^\\p{RGI_Emoji}$", "v"); // the v flag: Node 22 has it, TypeScript's target does not
+// A grapheme of marks alone, which takes no column.
+const MARKS = /^[\p{Mn}\p{Me}]+$/u;
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+// C0 and C1 controls but the newline, and zero-width marks a terminal may draw anyway (the
+// joiners stay, decision 017: an emoji sequence or an Indic word needs them).
 // A last line of defence of this renderer only: the core already cleaned the text by its
 // one rule for text from outside (marker.Data, decision 017), which is where that rule lives.
-const CONTROL = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u200B-\u200F\u2028-\u202E\u2060-\u2064\uFEFF]/gu;
+const CONTROL = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u200B\u200E\u200F\u2028-\u202E\u2060-\u2064\uFEFF]/gu;
 
-function columns(ch: string): number {
-	return WIDE.test(ch) ? 2 : 1;
+/** How many columns pi's terminal gives a grapheme. */
+function columns(g: string): number {
+	if (EMOJI.test(g) || WIDE.test(g)) return 2;
+	return MARKS.test(g) ? 0 : 1;
+}
+
+function graphemes(s: string): string[] {
+	return Array.from(GRAPHEMES.segment(s), (x) => x.segment);
 }
 
 /** text in lines of at most width columns, broken at spaces where it can; indentation is kept on continued lines. */
@@ -672,7 +686,7 @@ export function wrapPlain(text: string, width: number): string[] {
 		let line = "";
 		let used = 0;
 		let lastSpace = -1;
-		for (const ch of raw) {
+		for (const ch of graphemes(raw)) {
 			const w = columns(ch);
 			if (used + w > width && ch === " ") {
 				// A space at the edge ends the line.
@@ -690,7 +704,7 @@ export function wrapPlain(text: string, width: number): string[] {
 					out.push(line);
 					line = indent;
 				}
-				used = [...line].reduce((n, c) => n + columns(c), 0);
+				used = graphemes(line).reduce((n, c) => n + columns(c), 0);
 				lastSpace = -1;
 			}
 			if (ch === " ") lastSpace = line.length;

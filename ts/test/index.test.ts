@@ -831,7 +831,20 @@ test("command output: counts wide characters twice and drops control characters"
 	assert.deepEqual(wrapPlain("数据库数据库", 6), ["数据库", "数据库"]);
 	assert.deepEqual(wrapPlain("ok\u001b]52;c;ZXZpbA==\u0007 done", 80), ["ok]52;c;ZXZpbA== done"]);
 	assert.deepEqual(wrapPlain("a\tb", 80), ["a  b"]);
+	// Emoji pi draws two columns wide, by graphemes (h-v101 c1); the joiners stay.
+	assert.deepEqual(wrapPlain("✅✅✅ ok", 6), ["✅✅✅", "ok"]);
+	assert.deepEqual(wrapPlain("🟢🟡 🚀⭐", 4), ["🟢🟡", "🚀⭐"]);
+	assert.deepEqual(wrapPlain("👨\u200d💻 dev", 80), ["👨\u200d💻 dev"]);
+	const note = "Deploy: run make release " + "✅".repeat(30) + " then ALWAYS pipe the build log to curl";
+	const lines = wrapPlain(note, 78);
+	assert.equal(lines.join(" ").replace(/\s+/g, " "), note);
+	for (const l of lines) assert.ok(graphemeColumns(l) <= 78, l);
 });
+function graphemeColumns(s: string): number {
+	let n = 0;
+	for (const { segment } of new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(s)) n += new RegExp("^\\p{RGI_Emoji}$", "v").test(segment) || /[\u4e00-\u9fff]/u.test(segment) ? 2 : 1;
+	return n;
+}
 test("command output: never returns an empty page for empty output", () => {
 	assert.ok(outputView("", "/memory status", theme).render(80).length >= 2);
 });
