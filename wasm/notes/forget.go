@@ -374,13 +374,15 @@ func restoreEntry(src, view []byte, r *forgotten, others []forgotten) (out []byt
 	vlines := mdSplit(vbody)
 	v := viewLines{vlines, parse("", view)} // parse reads past a byte-order mark as vlines do
 	at, hole := r.Line-1, false
-	k, tail := since(r, others)
-	if k >= 0 && len(vlines) == len(lines) && (v.fitsAt(k, r, false) || v.fitsBelow(k, r) || v.between(k, r.Section)) {
+	k, tail, later := since(r, others)
+	if k >= 0 && len(vlines) == len(lines) && (v.fitsAt(k, r, false) || v.fitsBelow(k, r) || (k != at || later) && v.between(k, r.Section)) {
 		// Where the forgets and restores of the file since moved its place:
 		// beside a line that was around it, or between two entries of its
-		// section (the lines around it then are gone or back too; at its
-		// old line too: h-v101 d1, where the entries around it had come
-		// back since, it went to its section's end).
+		// section (the lines around it then are gone or back too); at its
+		// old line so only when entries of its file were forgotten or came
+		// back since it went (h-v101 d1: it went to its section's end
+		// below them): with none, what changed around it was typed, and
+		// the lines it was between say where it goes.
 		at, hole = k, true
 	} else if len(vlines) == len(lines) && !v.fitsAt(at, r, false) {
 		// Lines came or went above it since (another entry restored, a
@@ -527,12 +529,13 @@ func (v viewLines) sectionAt(at int) string {
 // where its lines were: r's place is the lines before its hole. Holes
 // between the same two lines keep the order their entries stood in, which
 // their line numbers alone do not tell (each was counted in the file of its
-// own moment). -1 when others do not hold r. tail is where the last part of r's hole is when an entry r took with it
+// own moment). -1 when others do not hold r. later: another entry of the
+// file was forgotten or came back after r went. tail is where the last part of r's hole is when an entry r took with it
 // came back first and split it (-1 for none): the blank lines r took after
 // that entry go back there.
 //
 //	forgot "- a" (line 3), then "- b" (line 3, "- a" gone), restored "- a" to line 3: "- b" goes to line 4
-func since(r *forgotten, others []forgotten) (at, tail int) {
+func since(r *forgotten, others []forgotten) (at, tail int, later bool) {
 	type event struct {
 		seq     int
 		q       *forgotten
@@ -550,6 +553,7 @@ func since(r *forgotten, others []forgotten) (at, tail int) {
 		}
 	}
 	slices.SortFunc(evs, func(a, b event) int { return a.seq - b.seq })
+	later = len(evs) > 0 && evs[len(evs)-1].seq > r.Seq
 	doc := []lineRun{{n: 1 << 30}}
 	for _, e := range evs {
 		if e.restore {
@@ -577,7 +581,7 @@ func since(r *forgotten, others []forgotten) (at, tail int) {
 		}
 		n += x.n
 	}
-	return at, tail
+	return at, tail, later
 }
 
 // holds: runs hold the hole of id, at any depth. A loop, not a call per
