@@ -624,21 +624,7 @@ func TestInterleavedForgetsAndRestoresRefuseNothingAndLoseNothing(t *testing.T) 
 	rng := rand.New(rand.NewSource(3))
 	texts := []string{"a one", "b two", "c three", "e"}
 	for run := 0; run < 300; run++ {
-		var ops, forgot []string
-		out := map[string]bool{}
-		back := map[int]bool{}
-		for range 12 {
-			if tx := texts[rng.Intn(len(texts))]; rng.Intn(2) == 0 && !out[tx] {
-				ops, forgot, out[tx] = append(ops, "f:"+tx), append(forgot, tx), true
-			} else if k := rng.Intn(len(forgot) + 1); k < len(forgot) && !back[k] {
-				ops, back[k], out[forgot[k]] = append(ops, "r:"+strconv.Itoa(k+1)), true, false
-			}
-		}
-		for k := range forgot {
-			if !back[k] {
-				ops = append(ops, "r:"+strconv.Itoa(k+1))
-			}
-		}
+		ops := randomForgetsAndRestores(rng, texts, 12)
 		got, refused := forgetsAndRestores(t, para, ops)
 		require.Equal(t, 0, refused, "%v", ops)
 		b := nonBlank([]byte(got))
@@ -667,26 +653,34 @@ func TestInterleavedForgetsAndRestoresOfAPlainListGiveItBack(t *testing.T) {
 		{"## T\r\n\r\n- a one\r\n- b two\r\n- c three\r\n\r\n## S\r\n- e\r\n", []string{"a one", "b two", "c three"}},
 	} {
 		for run := 0; run < 400; run++ {
-			var ops, forgot []string
-			out := map[string]bool{}
-			back := map[int]bool{}
-			for range 14 {
-				if tx := tc.texts[rng.Intn(len(tc.texts))]; rng.Intn(2) == 0 && !out[tx] {
-					ops, forgot, out[tx] = append(ops, "f:"+tx), append(forgot, tx), true
-				} else if k := rng.Intn(len(forgot) + 1); k < len(forgot) && !back[k] {
-					ops, back[k], out[forgot[k]] = append(ops, "r:"+strconv.Itoa(k+1)), true, false
-				}
-			}
-			for k := range forgot {
-				if !back[k] {
-					ops = append(ops, "r:"+strconv.Itoa(k+1))
-				}
-			}
+			ops := randomForgetsAndRestores(rng, tc.texts, 14)
 			got, refused := forgetsAndRestores(t, tc.src, ops)
 			require.Equal(t, 0, refused, "%v", ops)
 			require.Equal(t, tc.src, got, "%v", ops)
 		}
 	}
+}
+
+// randomForgetsAndRestores is up to steps forgets of texts ("f:TEXT", an
+// entry not out already) and restores of earlier forgets ("r:N"), then a
+// restore of every forget left.
+func randomForgetsAndRestores(rng *rand.Rand, texts []string, steps int) []string {
+	var ops, forgot []string
+	out := map[string]bool{}
+	back := map[int]bool{}
+	for range steps {
+		if tx := texts[rng.Intn(len(texts))]; rng.Intn(2) == 0 && !out[tx] {
+			ops, forgot, out[tx] = append(ops, "f:"+tx), append(forgot, tx), true
+		} else if k := rng.Intn(len(forgot) + 1); k < len(forgot) && !back[k] {
+			ops, back[k], out[forgot[k]] = append(ops, "r:"+strconv.Itoa(k+1)), true, false
+		}
+	}
+	for k := range forgot {
+		if !back[k] {
+			ops = append(ops, "r:"+strconv.Itoa(k+1))
+		}
+	}
+	return ops
 }
 
 // permutations is every order of 0..n-1.
